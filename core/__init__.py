@@ -1,0 +1,30 @@
+"""rerank-plus: a precise second stage for retrieval pipelines.
+
+>>> from rerank_plus import BM25Reranker
+>>> docs = ["The cat sat on the mat.", "Marathon runners train for months."]
+>>> [r.index for r in BM25Reranker().rank("how do runners train", docs)]
+[1, 0]
+"""
+
+from rerank_plus.analysis import Analysis, Analyzer, Detection, LanguageDetector
+from rerank_plus.errors import MissingExtraError, ModelLoadError, RerankPlusError
+from rerank_plus.reranker import Reranker, Scores
+from rerank_plus.results import RankedResult
+from rerank_plus.scoring import BM25Reranker, CorpusStatistics
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Analysis",
+    "Analyzer",
+    "BM25Reranker",
+    "CorpusStatistics",
+    "Detection",
+    "LanguageDetector",
+    "MissingExtraError",
+    "ModelLoadError",
+    "RankedResult",
+    "RerankPlusError",
+    "Reranker",
+    "Scores",
+]

@@ -1,0 +1,52 @@
+"""A small thread-safe LRU cache keyed by content hash, so repeated texts are analyzed once."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+
+def content_key(text: str) -> bytes:
+    """A 16-byte digest of ``text``: cache keys stay small even for a 1 MB document."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+class LRUCache(Generic[V]):
+    """Keeps the ``maxsize`` most recently used values; ``maxsize=0`` turns caching off."""
+
+    def __init__(self, maxsize: int) -> None:
+        if maxsize < 0:
+            raise ValueError(f"cache size must be >= 0, got {maxsize}.")
+        self.maxsize = maxsize
+        self._values: OrderedDict[Hashable, V] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get_or_compute(self, key: Hashable, compute: Callable[[], V]) -> V:
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                self.hits += 1
+                return self._values[key]
+            self.misses += 1
+        value = compute()
+        if self.maxsize:
+            with self._lock:
+                self._values[key] = value
+                if len(self._values) > self.maxsize:
+                    self._values.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+            self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._values)

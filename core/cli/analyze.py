@@ -1,0 +1,34 @@
+"""``rerank-plus analyze TEXT``: show what the analysis stage makes of a text, as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "analyze", help="Show the language, tokens, lemmas and terms of a text (JSON)."
+    )
+    parser.add_argument("text", help="the text to analyze")
+    parser.add_argument("--lang", help="force the language (ISO 639-1, e.g. en, fr, de)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rerank_plus.analysis import Analyzer
+
+    analyzer = Analyzer()
+    detection = analyzer.detect(args.text)
+    analysis = analyzer.analyze(args.text, args.lang)
+    report = {
+        "language": analysis.language,
+        "detected_language": detection.language,
+        "confidence": round(detection.confidence, 4),
+        "reliable": detection.reliable,
+        "tokens": list(analysis.tokens),
+        "lemmas": list(analysis.lemmas),
+        "terms": list(analysis.terms),
+    }
+    print(json.dumps(report, ensure_ascii=False, indent=2))
+    return 0

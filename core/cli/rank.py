@@ -1,0 +1,70 @@
+"""``rerank-plus rank --query Q [FILE|-]``: rerank JSONL or plain-text candidates, print JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "rank",
+        help="Rerank candidates read from a file or stdin (JSONL with a 'text' field, or lines).",
+    )
+    parser.add_argument("input", nargs="?", default="-", help="JSONL or text file; - for stdin")
+    parser.add_argument("--query", "-q", required=True, help="the query to rank against")
+    parser.add_argument("--top-n", type=int, default=None, help="keep at most N results")
+    parser.add_argument(
+        "--threshold", type=float, default=None, help="drop results with relevance_score below T"
+    )
+    parser.add_argument("--lang", help="force the language of the query and documents")
+    parser.add_argument("--explain", action="store_true", help="say why each result is where it is")
+    parser.set_defaults(run=run)
+
+
+def read_candidates(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """Each non-blank line is a JSON object with a "text" field, or plain text.
+
+    A line that starts with "{" must be valid JSON; the error names its line number.
+    """
+    candidates: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("{"):
+            candidates.append({"text": stripped})
+            continue
+        try:
+            record = json.loads(stripped)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"line {number} is not valid JSON: {error.msg}.") from error
+        if not isinstance(record.get("text"), str):
+            raise ValueError(f'line {number} has no string "text" field.')
+        candidates.append(record)
+    return candidates
+
+
+def _open(path: str) -> TextIO:
+    return sys.stdin if path == "-" else open(path, encoding="utf-8")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rerank_plus import BM25Reranker
+
+    with _open(args.input) as handle:
+        candidates = read_candidates(handle)
+    reranker = BM25Reranker(language=args.lang)
+    results = reranker.rank(
+        args.query,
+        [c["text"] for c in candidates],
+        top_n=args.top_n,
+        threshold=args.threshold,
+        explain=args.explain,
+    )
+    output = [{**r.to_dict(), "document": candidates[r.index]} for r in results]
+    print(json.dumps({"query": args.query, "results": output}, ensure_ascii=False, indent=2))
+    return 0

@@ -1,0 +1,90 @@
+"""The one interface every reranker implements: score a batch, then rank it."""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rerank_plus.results import RankedResult
+from rerank_plus.select import order_results, select_results
+from rerank_plus.validation import check_documents, check_query, check_threshold, check_top_n
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """What a scorer returns for one query and its candidates, aligned with the candidates.
+
+    ``raw`` holds the scorer's own values, ``relevance`` the same values mapped to [0, 1], and
+    ``explanations`` (only when asked for) one mapping per candidate saying where its score
+    came from.
+    """
+
+    raw: Sequence[float]
+    relevance: Sequence[float]
+    explanations: Sequence[Mapping[str, Any]] | None = None
+
+
+class Reranker(ABC):
+    """Re-scores a first stage's candidates against the query and keeps the best.
+
+    Subclasses implement :meth:`score`, one batch-shaped method; this class turns it into the
+    ``rank`` contract every reranker shares: results are a subset of the input indices, without
+    duplicates, best first, ties in input order, never longer than ``top_n``, none below
+    ``threshold``, and the input list is never mutated.
+    """
+
+    @abstractmethod
+    def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
+        """Score every document against the query (inputs are already validated, non-empty)."""
+
+    def rank(
+        self,
+        query: str,
+        documents: Sequence[str],
+        top_n: int | None = None,
+        threshold: float | None = None,
+        *,
+        explain: bool = False,
+    ) -> list[RankedResult]:
+        """Rank ``documents`` for ``query`` and keep the best.
+
+        >>> from rerank_plus import BM25Reranker
+        >>> docs = ["Paris is the capital of France.", "Berlin is in Germany."]
+        >>> [r.index for r in BM25Reranker().rank("capital of France", docs, top_n=1)]
+        [0]
+        """
+        query = check_query(query)
+        texts = check_documents(documents)
+        top_n = check_top_n(top_n)
+        threshold = check_threshold(threshold)
+        if not texts:
+            return []
+        scores = self.score(query, texts, explain=explain)
+        explanations = scores.explanations if explain else None
+        results = [
+            RankedResult(
+                index=i,
+                score=float(scores.raw[i]),
+                relevance_score=float(scores.relevance[i]),
+                explanation=explanations[i] if explanations is not None else None,
+            )
+            for i in range(len(texts))
+        ]
+        return select_results(order_results(results), top_n, threshold)
+
+    async def arank(
+        self,
+        query: str,
+        documents: Sequence[str],
+        top_n: int | None = None,
+        threshold: float | None = None,
+        *,
+        explain: bool = False,
+    ) -> list[RankedResult]:
+        """:meth:`rank` in a worker thread, so scoring never blocks the event loop."""
+        return await asyncio.to_thread(
+            self.rank, query, documents, top_n, threshold, explain=explain
+        )

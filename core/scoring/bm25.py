@@ -1,0 +1,167 @@
+"""BM25 over analyzed terms, scored by rank-bm25.
+
+Okapi BM25 (Robertson & Zaragoza, "The Probabilistic Relevance Framework", 2009):
+
+    score(q, d) = sum over query terms t of  idf(t) * tf(t, d) * (k1 + 1)
+                                             / (tf(t, d) + k1 * (1 - b + b * |d| / avgdl))
+
+with Lucene's IDF, idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5)), which is always positive.
+rank-bm25's ``BM25Okapi`` uses ln((N - df + 0.5) / (df + 0.5)) instead: negative once a term is in
+more than half of the documents, so in a small candidate set a document containing the query term
+could score *below* one without it. Candidate sets are small, so we take Lucene's form.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rank_bm25 import BM25Okapi
+from rerank_plus.analysis import Analyzer
+from rerank_plus.reranker import Reranker, Scores
+from rerank_plus.validation import check_documents
+
+
+def lucene_idf(n_documents: int, document_frequency: int) -> float:
+    return math.log(1.0 + (n_documents - document_frequency + 0.5) / (document_frequency + 0.5))
+
+
+class _LuceneIdfOkapi(BM25Okapi):
+    """rank-bm25's Okapi scorer with Lucene's always-positive IDF."""
+
+    def _calc_idf(self, nd: Mapping[str, int]) -> None:
+        self.idf = {term: lucene_idf(self.corpus_size, df) for term, df in nd.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusStatistics:
+    """Document frequencies and average length learned by :meth:`BM25Reranker.fit`."""
+
+    n_documents: int
+    average_length: float
+    document_frequency: Mapping[str, int]
+
+
+class BM25Reranker(Reranker):
+    """Reranks candidates by BM25 over lemmatized, stop-word-free terms, per language.
+
+    Each document is analyzed in its own language and scored against the query analyzed in that
+    same language, so a candidate set may mix languages.
+
+    ``relevance_score`` is the BM25 score divided by the highest score the query could reach,
+    ``sum(idf(t) * (k1 + 1))`` over its terms (the limit of a document that repeats every query
+    term endlessly). It is therefore comparable across queries: 0 means no query term matched,
+    0.5 roughly "every term matched once in a document of average length". A ``threshold`` of
+    0.2 keeps documents that earn at least a fifth of that maximum.
+
+    Document statistics come from the candidates themselves unless :meth:`fit` learned them
+    from a whole collection, which gives better IDF when candidate sets are small or similar.
+
+    Args:
+        k1: term-frequency saturation (1.2..2.0 is usual).
+        b: length normalization, 0 (none) to 1 (full).
+        language: force one language (ISO 639-1) for the query and every document.
+        analyzer: the text analysis to use; by default an :class:`Analyzer` over the default
+            languages. Share one analyzer between rerankers to share its cache.
+    """
+
+    def __init__(
+        self,
+        k1: float = 1.5,
+        b: float = 0.75,
+        *,
+        language: str | None = None,
+        analyzer: Analyzer | None = None,
+    ) -> None:
+        if not (isinstance(k1, (int, float)) and k1 >= 0):
+            raise ValueError(f"k1 must be a number >= 0, got {k1!r}.")
+        if not (isinstance(b, (int, float)) and 0 <= b <= 1):
+            raise ValueError(f"b must be a number in [0, 1], got {b!r}.")
+        self.k1 = float(k1)
+        self.b = float(b)
+        self.language = language.lower() if language else None
+        self.analyzer = analyzer if analyzer is not None else Analyzer()
+        self.statistics: CorpusStatistics | None = None
+
+    def fit(self, corpus: Sequence[str]) -> BM25Reranker:
+        """Learn document frequencies and the average length from a whole collection."""
+        texts = check_documents(corpus)
+        if not texts:
+            raise ValueError("fit() needs at least one document to learn statistics from.")
+        _, languages = self.analyzer.languages_for("", texts, self.language)
+        frequency: Counter[str] = Counter()
+        total_length = 0
+        for text, language in zip(texts, languages):
+            terms = self.analyzer.analyze(text, language).terms
+            frequency.update(set(terms))
+            total_length += len(terms)
+        self.statistics = CorpusStatistics(len(texts), total_length / len(texts), dict(frequency))
+        return self
+
+    def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
+        query_language, languages = self.analyzer.languages_for(query, documents, self.language)
+        document_terms = [
+            self.analyzer.analyze(text, language).terms
+            for text, language in zip(documents, languages)
+        ]
+        raw = [0.0] * len(documents)
+        relevance = [0.0] * len(documents)
+        explanations: list[dict[str, Any]] = [
+            {"query_language": query_language, "document_language": language}
+            for language in languages
+        ]
+        if not any(document_terms):
+            return Scores(raw, relevance, explanations if explain else None)
+        engine = self._engine(document_terms)
+        for language in dict.fromkeys(languages):
+            ids = [i for i, doc_language in enumerate(languages) if doc_language == language]
+            query_terms = list(self.analyzer.analyze(query, language).terms)
+            if not query_terms:
+                continue
+            best = sum(engine.idf.get(term, 0.0) * (self.k1 + 1) for term in query_terms)
+            if explain:
+                per_term = self._per_term(engine, query_terms, ids)
+                totals = [sum(column) for column in zip(*per_term.values())]
+            else:
+                totals = engine.get_batch_scores(query_terms, ids)
+            for position, i in enumerate(ids):
+                raw[i] = float(totals[position])
+                relevance[i] = min(1.0, raw[i] / best) if best > 0 else 0.0
+                if explain:
+                    explanations[i]["query_terms"] = query_terms
+                    explanations[i]["matched_terms"] = {
+                        term: float(values[position])
+                        for term, values in per_term.items()
+                        if values[position] > 0
+                    }
+                    explanations[i]["max_score"] = best
+        if explain:
+            source = "corpus" if self.statistics else "candidates"
+            for explanation in explanations:
+                explanation["statistics"] = source
+        return Scores(raw, relevance, explanations if explain else None)
+
+    def _engine(self, document_terms: list[tuple[str, ...]]) -> _LuceneIdfOkapi:
+        engine = _LuceneIdfOkapi(document_terms, k1=self.k1, b=self.b)
+        if self.statistics is not None:
+            stats = self.statistics
+            engine.avgdl = stats.average_length or engine.avgdl
+            engine.idf = {
+                term: lucene_idf(stats.n_documents, stats.document_frequency.get(term, 0))
+                for term in engine.idf
+            }
+        return engine
+
+    @staticmethod
+    def _per_term(
+        engine: _LuceneIdfOkapi, query_terms: list[str], ids: list[int]
+    ) -> dict[str, list[float]]:
+        """Each query term's BM25 contribution to each document (repeated terms add up)."""
+        counts = Counter(query_terms)
+        return {
+            term: [count * value for value in engine.get_batch_scores([term], ids)]
+            for term, count in counts.items()
+        }

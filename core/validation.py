@@ -1,0 +1,49 @@
+"""Input checks shared by every reranker: bad input fails early, naming the bad item."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+
+def check_query(query: Any) -> str:
+    if not isinstance(query, str):
+        raise TypeError(f"query must be a str, got {type(query).__name__}.")
+    return query
+
+
+def check_documents(documents: Any) -> list[str]:
+    """Return the documents as a list of str, or say which item is not a string."""
+    if isinstance(documents, (str, bytes)) or not isinstance(documents, Sequence):
+        raise TypeError(
+            "documents must be a sequence of str (a list or tuple), "
+            f"got {type(documents).__name__}. Wrap a single document in a list."
+        )
+    for position, document in enumerate(documents):
+        if not isinstance(document, str):
+            raise TypeError(
+                f"documents[{position}] is {type(document).__name__}, not str. "
+                "Pass the text of each document (use '' for a document without text)."
+            )
+    return list(documents)
+
+
+def check_top_n(top_n: Any) -> int | None:
+    if top_n is None:
+        return None
+    if isinstance(top_n, bool) or not isinstance(top_n, int) or top_n < 1:
+        raise ValueError(f"top_n must be a positive int or None, got {top_n!r}.")
+    return top_n
+
+
+def check_threshold(threshold: Any) -> float | None:
+    if threshold is None:
+        return None
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+        raise TypeError(f"threshold must be a number in [0, 1] or None, got {threshold!r}.")
+    if math.isnan(threshold) or not 0.0 <= threshold <= 1.0:
+        raise ValueError(
+            f"threshold must lie in [0, 1] (it is compared with relevance_score), got {threshold!r}."
+        )
+    return float(threshold)

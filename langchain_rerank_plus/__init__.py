@@ -1,0 +1,1 @@
+"""LangChain adapter for rerank-plus (a BaseDocumentCompressor); filled by the adapters issue."""

@@ -1,0 +1,1 @@
+"""LlamaIndex adapter for rerank-plus (a BaseNodePostprocessor); filled by the adapters issue."""
