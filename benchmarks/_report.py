@@ -13,7 +13,8 @@ HEADER = "# Benchmarks\n\nEach section is written by the script it names; rerun 
 def machine() -> str:
     import os
 
-    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+    system = f"{platform.system()} {platform.machine()}"
+    return f"{system}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
 
 
 def write_section(name: str, body: str) -> None:

@@ -44,6 +44,7 @@ def check_threshold(threshold: Any) -> float | None:
         raise TypeError(f"threshold must be a number in [0, 1] or None, got {threshold!r}.")
     if math.isnan(threshold) or not 0.0 <= threshold <= 1.0:
         raise ValueError(
-            f"threshold must lie in [0, 1] (it is compared with relevance_score), got {threshold!r}."
+            "threshold must lie in [0, 1] (it is compared with relevance_score), "
+            f"got {threshold!r}."
         )
     return float(threshold)

@@ -110,7 +110,7 @@ class Analyzer:
             stops = stop_words(language)
             terms = tuple(
                 lemma
-                for token, lemma in zip(tokens, lemmas)
+                for token, lemma in zip(tokens, lemmas, strict=True)
                 if lemma not in stops and token.text.lower() not in stops
             )
         else:

@@ -94,7 +94,7 @@ class BM25Reranker(Reranker):
         _, languages = self.analyzer.languages_for("", texts, self.language)
         frequency: Counter[str] = Counter()
         total_length = 0
-        for text, language in zip(texts, languages):
+        for text, language in zip(texts, languages, strict=True):
             terms = self.analyzer.analyze(text, language).terms
             frequency.update(set(terms))
             total_length += len(terms)
@@ -105,7 +105,7 @@ class BM25Reranker(Reranker):
         query_language, languages = self.analyzer.languages_for(query, documents, self.language)
         document_terms = [
             self.analyzer.analyze(text, language).terms
-            for text, language in zip(documents, languages)
+            for text, language in zip(documents, languages, strict=True)
         ]
         raw = [0.0] * len(documents)
         relevance = [0.0] * len(documents)
@@ -124,7 +124,7 @@ class BM25Reranker(Reranker):
             best = sum(engine.idf.get(term, 0.0) * (self.k1 + 1) for term in query_terms)
             if explain:
                 per_term = self._per_term(engine, query_terms, ids)
-                totals = [sum(column) for column in zip(*per_term.values())]
+                totals = [sum(column) for column in zip(*per_term.values(), strict=True)]
             else:
                 totals = engine.get_batch_scores(query_terms, ids)
             for position, i in enumerate(ids):
