@@ -10,7 +10,13 @@ from typing import Any
 
 from rerank_plus.results import RankedResult
 from rerank_plus.select import order_results, select_results
-from rerank_plus.validation import check_documents, check_query, check_threshold, check_top_n
+from rerank_plus.validation import (
+    check_documents,
+    check_first_stage_scores,
+    check_query,
+    check_threshold,
+    check_top_n,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +46,20 @@ class Reranker(ABC):
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
         """Score every document against the query (inputs are already validated, non-empty)."""
 
+    def score_candidates(
+        self,
+        query: str,
+        documents: Sequence[str],
+        *,
+        first_stage_scores: Sequence[float] | None = None,
+        explain: bool = False,
+    ) -> Scores:
+        """Score with the first stage's scores at hand; plain scorers ignore them.
+
+        Rerankers that combine their own score with the first stage's (fusion) override this.
+        """
+        return self.score(query, documents, explain=explain)
+
     def rank(
         self,
         query: str,
@@ -47,9 +67,13 @@ class Reranker(ABC):
         top_n: int | None = None,
         threshold: float | None = None,
         *,
+        first_stage_scores: Sequence[float] | None = None,
         explain: bool = False,
     ) -> list[RankedResult]:
         """Rank ``documents`` for ``query`` and keep the best.
+
+        ``first_stage_scores``, aligned with ``documents``, are the retriever's own scores
+        (vector similarity); rerankers that fuse scores use them, the others ignore them.
 
         >>> from rerank_plus import BM25Reranker
         >>> docs = ["Paris is the capital of France.", "Berlin is in Germany."]
@@ -60,9 +84,12 @@ class Reranker(ABC):
         texts = check_documents(documents)
         top_n = check_top_n(top_n)
         threshold = check_threshold(threshold)
+        first_stage = check_first_stage_scores(first_stage_scores, len(texts))
         if not texts:
             return []
-        scores = self.score(query, texts, explain=explain)
+        scores = self.score_candidates(
+            query, texts, first_stage_scores=first_stage, explain=explain
+        )
         explanations = scores.explanations if explain else None
         results = [
             RankedResult(
@@ -82,9 +109,16 @@ class Reranker(ABC):
         top_n: int | None = None,
         threshold: float | None = None,
         *,
+        first_stage_scores: Sequence[float] | None = None,
         explain: bool = False,
     ) -> list[RankedResult]:
         """:meth:`rank` in a worker thread, so scoring never blocks the event loop."""
         return await asyncio.to_thread(
-            self.rank, query, documents, top_n, threshold, explain=explain
+            self.rank,
+            query,
+            documents,
+            top_n,
+            threshold,
+            first_stage_scores=first_stage_scores,
+            explain=explain,
         )

@@ -48,3 +48,22 @@ def check_threshold(threshold: Any) -> float | None:
             f"got {threshold!r}."
         )
     return float(threshold)
+
+
+def check_first_stage_scores(scores: Any, n_documents: int) -> list[float] | None:
+    """The first stage's scores as floats, one per document, or None when not given."""
+    if scores is None:
+        return None
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
+        raise TypeError(f"first_stage_scores must be a sequence of numbers, got {scores!r}.")
+    if len(scores) != n_documents:
+        raise ValueError(
+            f"first_stage_scores has {len(scores)} values for {n_documents} documents; "
+            "pass one score per document, in the same order."
+        )
+    values = []
+    for position, value in enumerate(scores):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+            raise TypeError(f"first_stage_scores[{position}] is {value!r}, not a number.")
+        values.append(float(value))
+    return values

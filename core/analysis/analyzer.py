@@ -21,6 +21,9 @@ from rerank_plus.analysis.lemmatize import lemmatize
 from rerank_plus.analysis.stopwords import stop_words
 from rerank_plus.analysis.tokenize import tokenize
 
+#: How stop words are matched (see :class:`Analyzer`).
+STOPWORD_MODES = ("both", "lemma", "surface", "none")
+
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
@@ -42,8 +45,10 @@ class Analyzer:
             ``{"fr": "fr_core_news_sm"}``; they tag parts of speech, which drops punctuation by
             tag and lemmatizes by part of speech. Other languages use ``spacy.blank``.
         lemmatize: map words to lemmas (simplemma, or the trained pipeline's lemmatizer).
-        remove_stopwords: drop spaCy's stop words. A token is dropped when its surface form or
-            its lemma is a stop word ("am" -> "be"), which ranked best on the evaluation sets.
+        stopwords: which form is checked against spaCy's stop-word list: ``"both"`` drops a
+            token when its surface form or its lemma is a stop word ("am" -> "be"),
+            ``"surface"`` (before lemmatization) or ``"lemma"`` (after) check one form only,
+            ``"none"`` keeps every word.
         cache_size: analyses (and detections) kept; 0 turns the cache off.
 
     >>> Analyzer().analyze("How can I run faster while I am training for a marathon?").terms
@@ -57,7 +62,7 @@ class Analyzer:
         default_language: str = DEFAULT_LANGUAGE,
         spacy_pipelines: Mapping[str, str] | None = None,
         lemmatize: bool = True,
-        remove_stopwords: bool = True,
+        stopwords: str = "both",
         cache_size: int = 50_000,
     ) -> None:
         self.languages = tuple(sorted({code.lower() for code in languages}))
@@ -66,7 +71,11 @@ class Analyzer:
         self.default_language = default_language.lower()
         self.spacy_pipelines = dict(spacy_pipelines or {})
         self.lemmatize = lemmatize
-        self.remove_stopwords = remove_stopwords
+        if stopwords not in STOPWORD_MODES:
+            raise ValueError(
+                f"stopwords must be one of {', '.join(STOPWORD_MODES)}, got {stopwords!r}."
+            )
+        self.stopwords = stopwords
         self._detector = LanguageDetector(self.languages) if len(self.languages) > 1 else None
         self._detections: LRUCache[Detection] = LRUCache(cache_size)
         self._analyses: LRUCache[Analysis] = LRUCache(cache_size)
@@ -106,15 +115,18 @@ class Analyzer:
             )
         else:
             lemmas = tuple(t.text.lower() for t in tokens)
-        if self.remove_stopwords:
+        if self.stopwords == "none":
+            terms = lemmas
+        else:
             stops = stop_words(language)
+            check_surface = self.stopwords in ("both", "surface")
+            check_lemma = self.stopwords in ("both", "lemma")
             terms = tuple(
                 lemma
                 for token, lemma in zip(tokens, lemmas, strict=True)
-                if lemma not in stops and token.text.lower() not in stops
+                if not (check_lemma and lemma in stops)
+                and not (check_surface and token.text.lower() in stops)
             )
-        else:
-            terms = lemmas
         return Analysis(language, tuple(t.text for t in tokens), lemmas, terms)
 
     def clear_cache(self) -> None:
