@@ -6,6 +6,7 @@ the query and the documents always go through the same steps in the same languag
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -17,12 +18,8 @@ from rerank_plus.analysis.language import (
     LanguageDetector,
     resolve_languages,
 )
-from rerank_plus.analysis.lemmatize import lemmatize
-from rerank_plus.analysis.stopwords import stop_words
+from rerank_plus.analysis.terms import STOPWORD_MODES, word_form
 from rerank_plus.analysis.tokenize import tokenize
-
-#: How stop words are matched (see :class:`Analyzer`).
-STOPWORD_MODES = ("both", "lemma", "surface", "none")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +30,8 @@ class Analysis:
     tokens: tuple[str, ...]
     lemmas: tuple[str, ...]
     terms: tuple[str, ...]
+    #: How often each term occurs: what BM25 and lexical similarity read.
+    term_frequencies: Mapping[str, int]
 
 
 class Analyzer:
@@ -82,10 +81,23 @@ class Analyzer:
 
     def detect(self, text: str) -> Detection:
         """The language of ``text`` (cached)."""
+        return self.detect_many([text])[0]
+
+    def detect_many(self, texts: Sequence[str]) -> list[Detection]:
+        """The language of each text; the ones not cached are detected together, in parallel."""
         if self._detector is None:
-            return Detection(self.languages[0], 1.0, reliable=True)
-        detector = self._detector
-        return self._detections.get_or_compute(content_key(text), lambda: detector.detect(text))
+            return [Detection(self.languages[0], 1.0, reliable=True)] * len(texts)
+        keys = [content_key(text) for text in texts]
+        found = [self._detections.get(key) for key in keys]
+        missing = {key: text for key, text, hit in zip(keys, texts, found, strict=True) if not hit}
+        detected = (
+            dict(zip(missing, self._detector.detect_many(list(missing.values())), strict=True))
+            if missing
+            else {}
+        )
+        for key, detection in detected.items():
+            self._detections.put(key, detection)
+        return [hit or detected[key] for key, hit in zip(keys, found, strict=True)]
 
     def languages_for(
         self, query: str, documents: Sequence[str], language: str | None = None
@@ -93,9 +105,8 @@ class Analyzer:
         """The language to analyze the query and each document in (see ``resolve_languages``)."""
         if language is not None:
             return language, [language] * len(documents)
-        return resolve_languages(
-            self.detect(query), [self.detect(d) for d in documents], self.default_language
-        )
+        query_detection, *document_detections = self.detect_many([query, *documents])
+        return resolve_languages(query_detection, document_detections, self.default_language)
 
     def analyze(self, text: str, language: str | None = None) -> Analysis:
         """Analyze one text, in ``language`` or in the language detected for it (cached)."""
@@ -108,26 +119,16 @@ class Analyzer:
         return self._analyses.get_or_compute(key, lambda: self._analyze(text, language))
 
     def _analyze(self, text: str, language: str) -> Analysis:
-        tokens = tokenize(text, language, self.spacy_pipelines.get(language))
-        if self.lemmatize:
-            lemmas = tuple(
-                t.lemma.lower() if t.lemma else lemmatize(t.text, language) for t in tokens
-            )
-        else:
-            lemmas = tuple(t.text.lower() for t in tokens)
-        if self.stopwords == "none":
-            terms = lemmas
-        else:
-            stops = stop_words(language)
-            check_surface = self.stopwords in ("both", "surface")
-            check_lemma = self.stopwords in ("both", "lemma")
-            terms = tuple(
-                lemma
-                for token, lemma in zip(tokens, lemmas, strict=True)
-                if not (check_lemma and lemma in stops)
-                and not (check_surface and token.text.lower() in stops)
-            )
-        return Analysis(language, tuple(t.text for t in tokens), lemmas, terms)
+        tokens, lemmas, terms = [], [], []
+        for word, tagged_lemma in tokenize(text, language, self.spacy_pipelines.get(language)):
+            form = word_form(word, language, tagged_lemma, self.lemmatize, self.stopwords)
+            if form is None:
+                continue
+            tokens.append(word)
+            lemmas.append(form[0])
+            if form[1]:
+                terms.append(form[0])
+        return Analysis(language, tuple(tokens), tuple(lemmas), tuple(terms), Counter(terms))
 
     def clear_cache(self) -> None:
         self._detections.clear()

@@ -43,6 +43,25 @@ class LRUCache(Generic[V]):
                     self._values.popitem(last=False)
         return value
 
+    def get(self, key: Hashable) -> V | None:
+        """The cached value (now the most recently used), or None."""
+        with self._lock:
+            if key not in self._values:
+                self.misses += 1
+                return None
+            self._values.move_to_end(key)
+            self.hits += 1
+            return self._values[key]
+
+    def put(self, key: Hashable, value: V) -> None:
+        if not self.maxsize:
+            return
+        with self._lock:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            if len(self._values) > self.maxsize:
+                self._values.popitem(last=False)
+
     def clear(self) -> None:
         with self._lock:
             self._values.clear()

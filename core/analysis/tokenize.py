@@ -7,8 +7,8 @@ and symbols by tag, and to lemmatize by part of speech: "je cours" -> "courir").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -22,17 +22,12 @@ NON_CONTENT_POS = frozenset({"PUNCT", "SYM", "SPACE"})
 CHUNK_CHARS = 100_000
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """A kept token: its text, and the lemma a trained pipeline gave it (None with a blank one)."""
-
-    text: str
-    lemma: str | None = None
+_WORD_CHARACTER = re.compile(r"[^\W_]")
 
 
 def is_content_shape(text: str) -> bool:
     """A token carries content when it has a letter or a digit (not punctuation, emoji, space)."""
-    return any(char.isalnum() for char in text)
+    return _WORD_CHARACTER.search(text) is not None
 
 
 @cache
@@ -73,20 +68,20 @@ def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:
         start = end
 
 
-def tokenize(text: str, language: str, pipeline: str | None = None) -> list[Token]:
-    """Split ``text`` into content tokens (punctuation, symbols and spaces dropped)."""
+def tokenize(text: str, language: str, pipeline: str | None = None) -> list[tuple[str, str | None]]:
+    """Split ``text`` into (word, lemma) pairs; the lemma is None without a trained pipeline.
+
+    With a trained pipeline, tokens tagged as punctuation, symbol or space are dropped here;
+    with a blank tokenizer every token is returned, and :func:`is_content_shape` decides later
+    (per distinct word, cached).
+    """
     if pipeline is None:
         tokenizer = blank_pipeline(language).tokenizer
-        return [
-            Token(token.text)
-            for piece in chunks(text)
-            for token in tokenizer(piece)
-            if is_content_shape(token.text)
-        ]
+        return [(token.text, None) for piece in chunks(text) for token in tokenizer(piece)]
     nlp = trained_pipeline(pipeline)
     return [
-        Token(token.text, token.lemma_ or None)
+        (token.text, token.lemma_ or None)
         for doc in nlp.pipe(chunks(text))
         for token in doc
-        if token.pos_ not in NON_CONTENT_POS and is_content_shape(token.text)
+        if token.pos_ not in NON_CONTENT_POS
     ]

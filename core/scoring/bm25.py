@@ -29,13 +29,6 @@ def lucene_idf(n_documents: int, document_frequency: int) -> float:
     return math.log(1.0 + (n_documents - document_frequency + 0.5) / (document_frequency + 0.5))
 
 
-class _LuceneIdfOkapi(BM25Okapi):
-    """rank-bm25's Okapi scorer with Lucene's always-positive IDF."""
-
-    def _calc_idf(self, nd: Mapping[str, int]) -> None:
-        self.idf = {term: lucene_idf(self.corpus_size, df) for term, df in nd.items()}
-
-
 @dataclass(frozen=True, slots=True)
 class CorpusStatistics:
     """Document frequencies and average length learned by :meth:`BM25Reranker.fit`."""
@@ -43,6 +36,41 @@ class CorpusStatistics:
     n_documents: int
     average_length: float
     document_frequency: Mapping[str, int]
+
+
+class _LuceneIdfOkapi(BM25Okapi):
+    """rank-bm25's Okapi scorer with Lucene's always-positive IDF, fed counted terms.
+
+    rank-bm25 counts each document's tokens when it is built; our analyses already carry those
+    counts (cached with the analysis), so ``_initialize`` takes them as they are. IDF is
+    computed for the query's terms only (:meth:`use_idf_for`), not for every word of the
+    candidates.
+    """
+
+    def _initialize(self, corpus: list[Mapping[str, int]]) -> dict[str, int]:
+        document_frequency: dict[str, int] = {}
+        for frequencies in corpus:
+            self.doc_freqs.append(frequencies)
+            self.doc_len.append(sum(frequencies.values()))
+            for term in frequencies:
+                document_frequency[term] = document_frequency.get(term, 0) + 1
+        self.corpus_size = len(corpus)
+        self.avgdl = sum(self.doc_len) / self.corpus_size
+        return document_frequency
+
+    def _calc_idf(self, nd: dict[str, int]) -> None:
+        self.document_frequency = nd
+        self.idf = {}
+
+    def use_idf_for(self, terms: Sequence[str], statistics: CorpusStatistics | None = None) -> None:
+        """Compute the IDF of ``terms``, from the candidates or from corpus statistics."""
+        if statistics is None:
+            n, frequency = self.corpus_size, self.document_frequency
+        else:
+            n, frequency = statistics.n_documents, statistics.document_frequency
+        for term in terms:
+            if term not in self.idf:
+                self.idf[term] = lucene_idf(n, frequency.get(term, 0))
 
 
 class BM25Reranker(Reranker):
@@ -53,9 +81,10 @@ class BM25Reranker(Reranker):
 
     ``relevance_score`` is the BM25 score divided by the highest score the query could reach,
     ``sum(idf(t) * (k1 + 1))`` over its terms (the limit of a document that repeats every query
-    term endlessly). It is therefore comparable across queries: 0 means no query term matched,
-    0.5 roughly "every term matched once in a document of average length". A ``threshold`` of
-    0.2 keeps documents that earn at least a fifth of that maximum.
+    term endlessly; a query term found in no candidate counts with the IDF of an unseen term).
+    It is therefore comparable across queries: 0 means no query term matched, and a document of
+    average length that holds every query term once gets ``1 / (k1 + 1)`` (0.4 with k1=1.5).
+    A ``threshold`` of 0.2 keeps documents that earn at least a fifth of that maximum.
 
     Document statistics come from the candidates themselves unless :meth:`fit` learned them
     from a whole collection, which gives better IDF when candidate sets are small or similar.
@@ -103,8 +132,8 @@ class BM25Reranker(Reranker):
 
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
         query_language, languages = self.analyzer.languages_for(query, documents, self.language)
-        document_terms = [
-            self.analyzer.analyze(text, language).terms
+        analyses = [
+            self.analyzer.analyze(text, language)
             for text, language in zip(documents, languages, strict=True)
         ]
         raw = [0.0] * len(documents)
@@ -113,14 +142,15 @@ class BM25Reranker(Reranker):
             {"query_language": query_language, "document_language": language}
             for language in languages
         ]
-        if not any(document_terms):
+        if not any(analysis.terms for analysis in analyses):
             return Scores(raw, relevance, explanations if explain else None)
-        engine = self._engine(document_terms)
+        engine = self._engine([analysis.term_frequencies for analysis in analyses])
         for language in dict.fromkeys(languages):
             ids = [i for i, doc_language in enumerate(languages) if doc_language == language]
             query_terms = list(self.analyzer.analyze(query, language).terms)
             if not query_terms:
                 continue
+            engine.use_idf_for(query_terms, self.statistics)
             best = sum(engine.idf.get(term, 0.0) * (self.k1 + 1) for term in query_terms)
             if explain:
                 per_term = self._per_term(engine, query_terms, ids)
@@ -144,15 +174,10 @@ class BM25Reranker(Reranker):
                 explanation["statistics"] = source
         return Scores(raw, relevance, explanations if explain else None)
 
-    def _engine(self, document_terms: list[tuple[str, ...]]) -> _LuceneIdfOkapi:
-        engine = _LuceneIdfOkapi(document_terms, k1=self.k1, b=self.b)
-        if self.statistics is not None:
-            stats = self.statistics
-            engine.avgdl = stats.average_length or engine.avgdl
-            engine.idf = {
-                term: lucene_idf(stats.n_documents, stats.document_frequency.get(term, 0))
-                for term in engine.idf
-            }
+    def _engine(self, frequencies: list[Mapping[str, int]]) -> _LuceneIdfOkapi:
+        engine = _LuceneIdfOkapi(frequencies, k1=self.k1, b=self.b)
+        if self.statistics is not None and self.statistics.average_length > 0:
+            engine.avgdl = self.statistics.average_length
         return engine
 
     @staticmethod

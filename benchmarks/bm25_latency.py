@@ -1,0 +1,114 @@
+"""Analysis throughput and BM25 rerank latency, against rank-bm25 on ``str.split`` tokens.
+
+Candidates: 100 passages of 200 words built from the xquad-en and cranfield collections in
+``../shared/eval``; queries: the first xquad-en questions. The baseline is the floor any BM25
+reranker pays: ``BM25Okapi([d.split() for d in docs]).get_scores(q.split())``, measured in the
+same run. "Cold" clears rerank-plus's analysis cache before each query (lingua, spaCy and
+simplemma are loaded once beforehand: process start-up is not a per-query cost); "warm" reranks
+candidates whose analyses are cached, as when the same documents come back for other queries.
+
+Run: ``python benchmarks/bm25_latency.py`` (writes the "bm25-latency" section of
+docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from _report import write_section  # benchmarks/ is on sys.path when a script here runs
+from rank_bm25 import BM25Okapi
+from rerank_plus import BM25Reranker
+
+EVAL = Path(__file__).resolve().parent.parent.parent / "shared" / "eval"
+N_CANDIDATES = 100
+WORDS_PER_CANDIDATE = 200
+N_QUERIES = 30
+
+
+def load_texts(name: str) -> list[str]:
+    with (EVAL / name / "corpus.jsonl").open(encoding="utf-8") as handle:
+        return [f"{d['title']} {d['text']}".strip() for d in map(json.loads, handle)]
+
+
+def candidate_sets() -> tuple[list[str], list[list[str]]]:
+    words = " ".join(load_texts("xquad-en") + load_texts("cranfield")).split()
+    size = WORDS_PER_CANDIDATE
+    passages = [" ".join(words[i : i + size]) for i in range(0, len(words) - size, size)]
+    with (EVAL / "xquad-en" / "queries.jsonl").open(encoding="utf-8") as handle:
+        queries = [q["text"] for q in map(json.loads, handle)][:N_QUERIES]
+    # Each query gets its own window of 100 passages, as a first stage would return.
+    sets = [
+        passages[(i * 37) % (len(passages) - N_CANDIDATES) :][:N_CANDIDATES]
+        for i in range(N_QUERIES)
+    ]
+    return queries, sets
+
+
+def time_ms(function: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    function()
+    return (time.perf_counter() - start) * 1000
+
+
+def main() -> None:
+    if not EVAL.is_dir():
+        sys.exit(f"benchmark needs the shared evaluation collections at {EVAL}")
+    queries, sets = candidate_sets()
+    reranker = BM25Reranker()
+    reranker.rank("warm up the models", sets[0][:5])  # load lingua, spaCy, simplemma once
+
+    # Interleaved per query, so that all three see the same machine load.
+    baseline, cold, warm = [], [], []
+    for query, documents in zip(queries, sets, strict=True):
+        baseline.append(
+            time_ms(
+                lambda q=query, d=documents: BM25Okapi([x.split() for x in d]).get_scores(q.split())
+            )
+        )
+        reranker.analyzer.clear_cache()
+        cold.append(time_ms(lambda q=query, d=documents: reranker.rank(q, d, top_n=10)))
+        warm.append(time_ms(lambda q=query, d=documents: reranker.rank(q, d, top_n=10)))
+    all_docs = [doc for documents in sets for doc in documents]
+    reranker.analyzer.clear_cache()
+    start = time.perf_counter()
+    for doc in all_docs:
+        reranker.analyzer.analyze(doc)
+    analysis_rate = len(all_docs) / (time.perf_counter() - start)
+
+    floor = statistics.median(baseline)
+    rows = [
+        ("rank-bm25 BM25Okapi on str.split (baseline)", baseline),
+        ("rerank-plus BM25Reranker, warm cache", warm),
+        ("rerank-plus BM25Reranker, cold cache", cold),
+    ]
+    lines = [
+        f"BM25 rerank of {N_CANDIDATES} candidates of {WORDS_PER_CANDIDATE} words, "
+        f"{N_QUERIES} queries (xquad-en questions; passages from xquad-en and cranfield).",
+        "",
+        "| reranker | median ms / query | p95 ms | ratio to baseline |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, values in rows:
+        median = statistics.median(values)
+        p95 = sorted(values)[int(0.95 * (len(values) - 1))]
+        lines.append(f"| {name} | {median:.1f} | {p95:.1f} | {median / floor:.2f}x |")
+    lines += [
+        "",
+        f"Analysis throughput (detect + tokenize + lemmatize + stop words, cold cache): "
+        f"{analysis_rate:,.0f} documents/s of {WORDS_PER_CANDIDATE} words.",
+        "",
+        "Targets: warm within 3x the baseline; cold within 100 ms.",
+        "Command: `python benchmarks/bm25_latency.py`.",
+    ]
+    body = "\n".join(lines)
+    print(body)
+    write_section("bm25-latency", "## BM25+NLP rerank latency\n\n" + body)
+
+
+if __name__ == "__main__":
+    main()
