@@ -59,14 +59,13 @@ class _LuceneIdfOkapi(BM25Okapi):
         return document_frequency
 
     def _calc_idf(self, nd: dict[str, int]) -> None:
-        self.document_frequency = nd
-        self.idf = {}
+        self.document_frequency: Mapping[str, int] = nd
+        self.idf: dict[str, float] = {}
 
     def use_idf_for(self, terms: Sequence[str], statistics: CorpusStatistics | None = None) -> None:
         """Compute the IDF of ``terms``, from the candidates or from corpus statistics."""
-        if statistics is None:
-            n, frequency = self.corpus_size, self.document_frequency
-        else:
+        n, frequency = self.corpus_size, self.document_frequency
+        if statistics is not None:
             n, frequency = statistics.n_documents, statistics.document_frequency
         for term in terms:
             if term not in self.idf:
