@@ -1,1 +1,16 @@
-"""LlamaIndex adapter for rerank-plus (a BaseNodePostprocessor); filled by the adapters issue."""
+"""LlamaIndex node postprocessors backed by rerank-plus.
+
+>>> from llamaindex_rerank_plus import BM25Rerank
+>>> query_engine = index.as_query_engine(
+...     similarity_top_k=20, node_postprocessors=[BM25Rerank(top_n=5)]
+... )  # doctest: +SKIP
+"""
+
+from llamaindex_rerank_plus.postprocessor import (
+    BiEncoderRerank,
+    BM25Rerank,
+    CrossEncoderRerank,
+    RerankPlusRerank,
+)
+
+__all__ = ["BM25Rerank", "BiEncoderRerank", "CrossEncoderRerank", "RerankPlusRerank"]

@@ -1,0 +1,181 @@
+"""LlamaIndex node postprocessors backed by rerank-plus: translation only, logic in the core."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llama_index.core.bridge.pydantic import Field, PrivateAttr
+from llama_index.core.callbacks import CBEventType, EventPayload
+from llama_index.core.instrumentation import get_dispatcher
+from llama_index.core.instrumentation.events.rerank import ReRankEndEvent, ReRankStartEvent
+from llama_index.core.postprocessor.types import BaseNodePostprocessor
+from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle
+from rerank_plus import RankedResult, Reranker
+from rerank_plus.presets import build_reranker
+
+dispatcher = get_dispatcher(__name__)
+
+
+class RerankPlusRerank(BaseNodePostprocessor):
+    """Reranks retrieved nodes with any rerank-plus reranker.
+
+    ``NodeWithScore.score`` becomes the reranker's ``relevance_score`` (in [0, 1]); the caller's
+    nodes are copied, never changed. Nodes' first-stage scores are passed to the reranker
+    (fusion rerankers use them) and, with ``keep_retrieval_score``, kept in metadata.
+    """
+
+    top_n: int | None = Field(default=5, description="Nodes to keep; None keeps all.")
+    threshold: float | None = Field(default=None, description="Minimum relevance_score.")
+    metadata_mode: MetadataMode = Field(
+        default=MetadataMode.NONE, description="Node metadata included in the scored text."
+    )
+    keep_retrieval_score: bool = Field(default=False, description="Keep the first-stage score.")
+    explain: bool = Field(default=False, description="Put the explanation in node metadata.")
+    _reranker: Reranker | None = PrivateAttr(default=None)
+
+    def __init__(self, reranker: Reranker | None = None, **data: Any) -> None:
+        super().__init__(**data)
+        self._reranker = reranker
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "RerankPlusRerank"
+
+    @property
+    def reranker(self) -> Reranker:
+        if self._reranker is None:
+            self._reranker = self.build_reranker()
+        return self._reranker
+
+    def build_reranker(self) -> Reranker:
+        raise ValueError("Pass the core reranker to wrap: RerankPlusRerank(reranker=...).")
+
+    @property
+    def model_name(self) -> str:
+        return getattr(self.reranker, "model", None) or type(self.reranker).__name__
+
+    def _start(self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None) -> str:
+        dispatcher.event(
+            ReRankStartEvent(
+                query=query_bundle,
+                nodes=nodes,
+                top_n=self.top_n or len(nodes),
+                model_name=self.model_name,
+            )
+        )
+        if query_bundle is None:
+            raise ValueError(
+                "No query to rerank against: call postprocess_nodes(nodes, query_str=...) or "
+                "pass a QueryBundle."
+            )
+        return query_bundle.query_str
+
+    def _payload(self, nodes: list[NodeWithScore], query: str) -> dict[str, Any]:
+        return {
+            EventPayload.NODES: nodes,
+            EventPayload.MODEL_NAME: self.model_name,
+            EventPayload.QUERY_STR: query,
+            EventPayload.TOP_K: self.top_n,
+        }
+
+    def _arguments(self, nodes: list[NodeWithScore]) -> dict[str, Any]:
+        scores = [n.score for n in nodes]
+        return {
+            "documents": [n.node.get_content(metadata_mode=self.metadata_mode) for n in nodes],
+            "top_n": self.top_n,
+            "threshold": self.threshold,
+            "first_stage_scores": None if None in scores else scores,
+            "explain": self.explain,
+        }
+
+    def _copy(self, original: NodeWithScore, result: RankedResult) -> NodeWithScore:
+        node = original.node.model_copy()
+        node.metadata = dict(original.node.metadata)
+        if self.keep_retrieval_score:
+            node.metadata["retrieval_score"] = original.score
+        if result.explanation is not None:
+            node.metadata["rerank_explanation"] = dict(result.explanation)
+        return NodeWithScore(node=node, score=result.relevance_score)
+
+    def _postprocess_nodes(
+        self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
+    ) -> list[NodeWithScore]:
+        query = self._start(nodes, query_bundle)
+        if not nodes:
+            return []
+        with self.callback_manager.event(
+            CBEventType.RERANKING, payload=self._payload(nodes, query)
+        ) as event:
+            results = self.reranker.rank(query, **self._arguments(nodes))
+            reranked = [self._copy(nodes[r.index], r) for r in results]
+            event.on_end(payload={EventPayload.NODES: reranked})
+        dispatcher.event(ReRankEndEvent(nodes=reranked))
+        return reranked
+
+    async def _apostprocess_nodes(
+        self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
+    ) -> list[NodeWithScore]:
+        query = self._start(nodes, query_bundle)
+        if not nodes:
+            return []
+        with self.callback_manager.event(
+            CBEventType.RERANKING, payload=self._payload(nodes, query)
+        ) as event:
+            results = await self.reranker.arank(query, **self._arguments(nodes))
+            reranked = [self._copy(nodes[r.index], r) for r in results]
+            event.on_end(payload={EventPayload.NODES: reranked})
+        dispatcher.event(ReRankEndEvent(nodes=reranked))
+        return reranked
+
+
+class BM25Rerank(RerankPlusRerank):
+    """Multilingual BM25 + NLP reranking (offline, no model download)."""
+
+    k1: float = Field(default=1.5, description="BM25 term-frequency saturation.")
+    b: float = Field(default=0.75, description="BM25 length normalization.")
+    language: str | None = Field(default=None, description="Force one ISO 639-1 language.")
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "RerankPlusBM25Rerank"
+
+    def build_reranker(self) -> Reranker:
+        return build_reranker("bm25", k1=self.k1, b=self.b, language=self.language)
+
+
+class CrossEncoderRerank(RerankPlusRerank):
+    """Cross-encoder reranking (sentence-transformers); ``model=None`` picks one per language."""
+
+    model: str | None = Field(default=None, description="Model name or local folder.")
+    device: str | None = Field(default=None, description="cuda, mps or cpu; None picks.")
+    batch_size: int = Field(default=32, description="Pairs per forward pass.")
+    max_length: int | None = Field(default=None, description="Tokens per pair.")
+    long_documents: str = Field(default="truncate", description="truncate or max_passage.")
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "RerankPlusCrossEncoderRerank"
+
+    def build_reranker(self) -> Reranker:
+        return build_reranker(
+            "cross-encoder",
+            model=self.model,
+            device=self.device,
+            batch_size=self.batch_size,
+            max_length=self.max_length,
+            long_documents=self.long_documents,
+        )
+
+
+class BiEncoderRerank(RerankPlusRerank):
+    """Reranking by embedding cosine similarity, for lexical first stages."""
+
+    model: str | None = Field(default=None, description="sentence-transformers model or folder.")
+    device: str | None = Field(default=None, description="cuda, mps or cpu; None picks.")
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "RerankPlusBiEncoderRerank"
+
+    def build_reranker(self) -> Reranker:
+        return build_reranker("bi-encoder", model=self.model, device=self.device)
