@@ -128,7 +128,6 @@ def test_rerank_events_and_callbacks_are_emitted():
     seen: list[type] = []
 
     class Events(BaseEventHandler):
-
         @classmethod
         def class_name(cls) -> str:
             return "Events"
