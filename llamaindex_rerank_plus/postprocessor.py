@@ -11,7 +11,6 @@ from llama_index.core.instrumentation.events.rerank import ReRankEndEvent, ReRan
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle
 from rerank_plus import RankedResult, Reranker
-from rerank_plus.presets import build_reranker
 
 dispatcher = get_dispatcher(__name__)
 
@@ -97,6 +96,14 @@ class RerankPlusRerank(BaseNodePostprocessor):
             node.metadata["rerank_explanation"] = dict(result.explanation)
         return NodeWithScore(node=node, score=result.relevance_score)
 
+    def _finish(
+        self, nodes: list[NodeWithScore], results: list[RankedResult], event: Any
+    ) -> list[NodeWithScore]:
+        reranked = [self._copy(nodes[r.index], r) for r in results]
+        event.on_end(payload={EventPayload.NODES: reranked})
+        dispatcher.event(ReRankEndEvent(nodes=reranked))
+        return reranked
+
     def _postprocess_nodes(
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:
@@ -107,10 +114,7 @@ class RerankPlusRerank(BaseNodePostprocessor):
             CBEventType.RERANKING, payload=self._payload(nodes, query)
         ) as event:
             results = self.reranker.rank(query, **self._arguments(nodes))
-            reranked = [self._copy(nodes[r.index], r) for r in results]
-            event.on_end(payload={EventPayload.NODES: reranked})
-        dispatcher.event(ReRankEndEvent(nodes=reranked))
-        return reranked
+            return self._finish(nodes, results, event)
 
     async def _apostprocess_nodes(
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
@@ -122,60 +126,4 @@ class RerankPlusRerank(BaseNodePostprocessor):
             CBEventType.RERANKING, payload=self._payload(nodes, query)
         ) as event:
             results = await self.reranker.arank(query, **self._arguments(nodes))
-            reranked = [self._copy(nodes[r.index], r) for r in results]
-            event.on_end(payload={EventPayload.NODES: reranked})
-        dispatcher.event(ReRankEndEvent(nodes=reranked))
-        return reranked
-
-
-class BM25Rerank(RerankPlusRerank):
-    """Multilingual BM25 + NLP reranking (offline, no model download)."""
-
-    k1: float = Field(default=1.5, description="BM25 term-frequency saturation.")
-    b: float = Field(default=0.75, description="BM25 length normalization.")
-    language: str | None = Field(default=None, description="Force one ISO 639-1 language.")
-
-    @classmethod
-    def class_name(cls) -> str:
-        return "RerankPlusBM25Rerank"
-
-    def build_reranker(self) -> Reranker:
-        return build_reranker("bm25", k1=self.k1, b=self.b, language=self.language)
-
-
-class CrossEncoderRerank(RerankPlusRerank):
-    """Cross-encoder reranking (sentence-transformers); ``model=None`` picks one per language."""
-
-    model: str | None = Field(default=None, description="Model name or local folder.")
-    device: str | None = Field(default=None, description="cuda, mps or cpu; None picks.")
-    batch_size: int = Field(default=32, description="Pairs per forward pass.")
-    max_length: int | None = Field(default=None, description="Tokens per pair.")
-    long_documents: str = Field(default="truncate", description="truncate or max_passage.")
-
-    @classmethod
-    def class_name(cls) -> str:
-        return "RerankPlusCrossEncoderRerank"
-
-    def build_reranker(self) -> Reranker:
-        return build_reranker(
-            "cross-encoder",
-            model=self.model,
-            device=self.device,
-            batch_size=self.batch_size,
-            max_length=self.max_length,
-            long_documents=self.long_documents,
-        )
-
-
-class BiEncoderRerank(RerankPlusRerank):
-    """Reranking by embedding cosine similarity, for lexical first stages."""
-
-    model: str | None = Field(default=None, description="sentence-transformers model or folder.")
-    device: str | None = Field(default=None, description="cuda, mps or cpu; None picks.")
-
-    @classmethod
-    def class_name(cls) -> str:
-        return "RerankPlusBiEncoderRerank"
-
-    def build_reranker(self) -> Reranker:
-        return build_reranker("bi-encoder", model=self.model, device=self.device)
+            return self._finish(nodes, results, event)

@@ -1,0 +1,62 @@
+"""Ready postprocessors: plain fields (so they serialize) that build a core reranker."""
+
+from __future__ import annotations
+
+from llama_index.core.bridge.pydantic import Field
+from rerank_plus import Reranker
+from rerank_plus.presets import build_reranker
+
+from llamaindex_rerank_plus.postprocessor import RerankPlusRerank
+
+
+class BM25Rerank(RerankPlusRerank):
+    """Multilingual BM25 + NLP reranking (offline, no model download)."""
+
+    k1: float = Field(default=1.5, description="BM25 term-frequency saturation.")
+    b: float = Field(default=0.75, description="BM25 length normalization.")
+    language: str | None = Field(default=None, description="Force one ISO 639-1 language.")
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "RerankPlusBM25Rerank"
+
+    def build_reranker(self) -> Reranker:
+        return build_reranker("bm25", k1=self.k1, b=self.b, language=self.language)
+
+
+class CrossEncoderRerank(RerankPlusRerank):
+    """Cross-encoder reranking (sentence-transformers); ``model=None`` picks one per language."""
+
+    model: str | None = Field(default=None, description="Model name or local folder.")
+    device: str | None = Field(default=None, description="cuda, mps or cpu; None picks.")
+    batch_size: int = Field(default=32, description="Pairs per forward pass.")
+    max_length: int | None = Field(default=None, description="Tokens per pair.")
+    long_documents: str = Field(default="truncate", description="truncate or max_passage.")
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "RerankPlusCrossEncoderRerank"
+
+    def build_reranker(self) -> Reranker:
+        return build_reranker(
+            "cross-encoder",
+            model=self.model,
+            device=self.device,
+            batch_size=self.batch_size,
+            max_length=self.max_length,
+            long_documents=self.long_documents,
+        )
+
+
+class BiEncoderRerank(RerankPlusRerank):
+    """Reranking by embedding cosine similarity, for lexical first stages."""
+
+    model: str | None = Field(default=None, description="sentence-transformers model or folder.")
+    device: str | None = Field(default=None, description="cuda, mps or cpu; None picks.")
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "RerankPlusBiEncoderRerank"
+
+    def build_reranker(self) -> Reranker:
+        return build_reranker("bi-encoder", model=self.model, device=self.device)
