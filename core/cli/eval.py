@@ -1,0 +1,78 @@
+"""``rerank-plus eval SET``: measure rerankers on a BEIR-layout collection."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "eval",
+        help="Evaluate rerankers on a BEIR-layout collection (nDCG@10, MRR@10, Recall@k).",
+        description=(
+            "SET is a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv), or the name of a "
+            "set under ../shared/eval. Candidates come from the set's shared run "
+            "(runs/dense-minilm-top100.tsv.gz) unless --run or --first-stage says otherwise."
+        ),
+    )
+    parser.add_argument("set", help="a BEIR folder, or a set name under ../shared/eval")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
+        "--run", dest="run_file", help="a run file: query-id, doc-id, rank, score (TSV, .gz ok)"
+    )
+    source.add_argument(
+        "--first-stage", help="dense:MODEL (dense:minilm works offline) or bm25 over the corpus"
+    )
+    parser.add_argument("--k", type=int, default=100, help="candidates reranked per query")
+    parser.add_argument(
+        "--rerankers",
+        default="bm25-naive,bm25",
+        help="comma-separated: bm25, bm25-fit, bm25-naive, bi-encoder[:M], cross-encoder[:M]",
+    )
+    parser.add_argument("--top-n", type=int, default=10, help="results handed to the LLM")
+    parser.add_argument("--max-queries", type=int, help="the first N judged queries (by id)")
+    parser.add_argument("--json", dest="json_path", help="write the results as JSON here")
+    parser.add_argument("--plot", help="draw Recall@k and Hit@k curves into this PNG")
+    parser.set_defaults(run=run)
+
+
+def resolve_set(name: str) -> Path:
+    folder = Path(name)
+    if folder.is_dir():
+        return folder
+    shared = Path("..") / "shared" / "eval" / name
+    if shared.is_dir():
+        return shared
+    raise FileNotFoundError(f"{name!r} is neither a folder nor a set under ../shared/eval.")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rerank_plus.evaluation import evaluate_rerankers, load_collection
+    from rerank_plus.evaluation.report import plot, to_table, write_json
+    from rerank_plus.evaluation.stages import first_stage, reranker
+
+    folder = resolve_set(args.set)
+    collection = load_collection(folder)
+    for problem in collection.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    spec = f"run:{args.run_file}" if args.run_file else (args.first_stage or "shared")
+    candidates = first_stage(spec, collection, folder, args.k)
+    rerankers = {name: reranker(name, collection) for name in args.rerankers.split(",") if name}
+    evaluation = evaluate_rerankers(
+        collection,
+        candidates,
+        rerankers,
+        first_stage_name=spec,
+        k=args.k,
+        top_n=args.top_n,
+        max_queries=args.max_queries,
+        progress=True,
+    )
+    print(to_table(evaluation))
+    if args.json_path:
+        write_json(evaluation, args.json_path)
+    if args.plot:
+        plot(evaluation, args.plot)
+    return 0

@@ -1,0 +1,17 @@
+"""Evaluation on BEIR-layout collections: does the reranker put the right passage on top?"""
+
+from rerank_plus.evaluation.beir import Collection, load_collection, read_run
+from rerank_plus.evaluation.evaluate import Evaluation, RerankerReport, evaluate_rerankers
+from rerank_plus.evaluation.metrics import METRICS, paired_p_value, score_run
+
+__all__ = [
+    "METRICS",
+    "Collection",
+    "Evaluation",
+    "RerankerReport",
+    "evaluate_rerankers",
+    "load_collection",
+    "paired_p_value",
+    "read_run",
+    "score_run",
+]

