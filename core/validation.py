@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -67,3 +67,28 @@ def check_first_stage_scores(scores: Any, n_documents: int) -> list[float] | Non
             raise TypeError(f"first_stage_scores[{position}] is {value!r}, not a number.")
         values.append(float(value))
     return values
+
+
+def check_metadata(metadata: Any, n_documents: int) -> list[Mapping[str, Any]]:
+    """One mapping per document (``None`` items count as empty), or say which item is wrong."""
+    if isinstance(metadata, (str, bytes, Mapping)) or not isinstance(metadata, Sequence):
+        raise TypeError(
+            "metadata must be a sequence of mappings, one per document, "
+            f"got {type(metadata).__name__}."
+        )
+    if len(metadata) != n_documents:
+        raise ValueError(
+            f"metadata has {len(metadata)} items for {n_documents} documents; "
+            "pass one mapping per document, in the same order ({} for none)."
+        )
+    items: list[Mapping[str, Any]] = []
+    for position, item in enumerate(metadata):
+        if item is None:
+            item = {}
+        if not isinstance(item, Mapping):
+            raise TypeError(
+                f"metadata[{position}] is {type(item).__name__}, not a mapping (dict); "
+                "use {} for a document without metadata."
+            )
+        items.append(item)
+    return items

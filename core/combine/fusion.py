@@ -1,0 +1,159 @@
+"""Fuse the reranker's score with the first stage's (vector search) score, per query.
+
+Two families, both giving values in [0, 1] (the scale thresholds read):
+
+* :class:`WeightedFusion`: ``alpha * norm(rerank) + (1 - alpha) * norm(first_stage)``, with
+  ``norm`` min-max or z-score per query (:mod:`rerank_plus.combine.normalize`).
+* :class:`ReciprocalRankFusion`: Cormack, Clarke & Buettcher (SIGIR 2009),
+  ``sum over inputs of w / (k + rank)``, k=60; only ranks matter, so scales never do. Divided by
+  its best possible value ``1 / (k + 1)`` so that it lies in [0, 1].
+
+Ranks are 1-based; equal scores take ranks in input order, the library's tie rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from rerank_plus.combine.normalize import get_normalizer
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    """Fused values in [0, 1], and per candidate the numbers that made them (for explanations)."""
+
+    values: list[float]
+    details: list[dict[str, Any]]
+
+
+class Fusion(Protocol):
+    """Anything that turns two aligned score lists into one: what :class:`Pipeline` calls."""
+
+    def fuse(self, rerank: Sequence[float], first_stage: Sequence[float]) -> Fused: ...
+
+
+def _check_weight(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ValueError(f"{name} must be a number in [0, 1], got {value!r}.")
+    return float(value)
+
+
+def _check_aligned(rerank: Sequence[float], first_stage: Sequence[float]) -> None:
+    if len(rerank) != len(first_stage):
+        raise ValueError(
+            f"cannot fuse {len(rerank)} rerank scores with {len(first_stage)} first-stage "
+            "scores; pass one first-stage score per document."
+        )
+
+
+def ranks(values: Sequence[float]) -> list[int]:
+    """1-based rank of each value, highest first; equal values rank in input order.
+
+    >>> ranks([0.2, 0.9, 0.2])
+    [2, 1, 3]
+    """
+    order = sorted(range(len(values)), key=lambda i: (-values[i], i))
+    out = [0] * len(values)
+    for rank, i in enumerate(order, start=1):
+        out[i] = rank
+    return out
+
+
+class WeightedFusion:
+    """Weighted sum of per-query normalized scores; ``alpha`` is the weight of the rerank score.
+
+    ``alpha=1`` is the reranker alone, ``alpha=0`` the first stage alone.
+
+    >>> WeightedFusion(alpha=0.5).fuse([1.0, 3.0], [0.9, 0.1]).values
+    [0.5, 0.5]
+    """
+
+    def __init__(self, alpha: float = 0.5, normalization: str = "minmax") -> None:
+        self.alpha = _check_weight("alpha", alpha)
+        self.normalization = normalization
+        self._normalize = get_normalizer(normalization)
+
+    def fuse(self, rerank: Sequence[float], first_stage: Sequence[float]) -> Fused:
+        _check_aligned(rerank, first_stage)
+        own, other = self._normalize(rerank), self._normalize(first_stage)
+        values = [
+            min(1.0, max(0.0, self.alpha * a + (1.0 - self.alpha) * b))
+            for a, b in zip(own, other, strict=True)
+        ]
+        details = [
+            {
+                "method": "weighted",
+                "normalization": self.normalization,
+                "alpha": self.alpha,
+                "rerank_normalized": a,
+                "first_stage_normalized": b,
+            }
+            for a, b in zip(own, other, strict=True)
+        ]
+        return Fused(values, details)
+
+    def __repr__(self) -> str:
+        return f"WeightedFusion(alpha={self.alpha}, normalization={self.normalization!r})"
+
+
+class ReciprocalRankFusion:
+    """RRF of the rerank ranking and the first-stage ranking.
+
+    ``alpha`` weighs the rerank ranking as in :class:`WeightedFusion`; 0.5 is classic,
+    unweighted RRF. Value: ``(alpha / (k + r_rerank) + (1 - alpha) / (k + r_first)) * (k + 1)``.
+
+    >>> [round(v, 4) for v in ReciprocalRankFusion(k=60).fuse([3.0, 1.0], [0.1, 0.9]).values]
+    [0.9919, 0.9919]
+    """
+
+    def __init__(self, k: int = 60, alpha: float = 0.5) -> None:
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise ValueError(f"k must be an int >= 0 (60 is usual), got {k!r}.")
+        self.k = k
+        self.alpha = _check_weight("alpha", alpha)
+
+    def fuse(self, rerank: Sequence[float], first_stage: Sequence[float]) -> Fused:
+        _check_aligned(rerank, first_stage)
+        own, other = ranks(rerank), ranks(first_stage)
+        best = 1.0 / (self.k + 1)
+        values = [
+            min(1.0, (self.alpha / (self.k + a) + (1.0 - self.alpha) / (self.k + b)) / best)
+            for a, b in zip(own, other, strict=True)
+        ]
+        details = [
+            {
+                "method": "rrf",
+                "k": self.k,
+                "alpha": self.alpha,
+                "rerank_rank": a,
+                "first_stage_rank": b,
+            }
+            for a, b in zip(own, other, strict=True)
+        ]
+        return Fused(values, details)
+
+    def __repr__(self) -> str:
+        return f"ReciprocalRankFusion(k={self.k}, alpha={self.alpha})"
+
+
+#: Fusion methods by the name configurations use.
+FUSIONS: dict[str, Callable[..., Fusion]] = {
+    "rrf": ReciprocalRankFusion,
+    "weighted": WeightedFusion,
+}
+
+
+def build_fusion(options: Mapping[str, Any] | str) -> Fusion:
+    """``"rrf"`` or ``{"method": "weighted", "alpha": 0.7, "normalization": "zscore"}``."""
+    if isinstance(options, str):
+        options = {"method": options}
+    settings = dict(options)
+    method = settings.pop("method", "weighted")
+    if method not in FUSIONS:
+        raise ValueError(f"Unknown fusion {method!r}; choose one of {', '.join(sorted(FUSIONS))}.")
+    try:
+        return FUSIONS[method](**settings)
+    except TypeError as error:
+        raise ValueError(f"Bad options for fusion {method!r}: {error}.") from error

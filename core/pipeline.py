@@ -1,0 +1,215 @@
+"""A reranker composed of parts: score -> fuse with the first stage -> boost -> select.
+
+Each part is optional and explained: with ``rank(..., explain=True)`` every result carries the
+base reranker's own explanation, the fusion inputs and weights, each boost's factor (and any
+metadata problem), and the selection trace (which rules cut how many results, where this one
+stood before diversity, its token count).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rerank_plus.combine.boosts import Boost
+from rerank_plus.combine.fusion import Fusion
+from rerank_plus.reranker import Reranker, Scores
+from rerank_plus.results import RankedResult
+from rerank_plus.selection.budget import TokenBudget
+from rerank_plus.selection.cutoff import Cutoff
+from rerank_plus.selection.diversity import MaximalMarginalRelevance
+from rerank_plus.validation import check_documents, check_threshold, check_top_n
+
+logger = logging.getLogger(__name__)
+
+
+class Pipeline(Reranker):
+    """``reranker`` -> ``fusion`` with first-stage scores -> ``boosts`` -> selection.
+
+    Selection runs in this order: ``threshold`` (on the final relevance), the dynamic
+    ``cutoff`` (on the relevance order), ``diversity`` (MMR reorder), ``top_n``, then the token
+    ``budget``. ``top_n`` and ``threshold`` given to :meth:`rank` override the pipeline's own.
+
+    Fusion needs ``first_stage_scores``; without them it is skipped (and the explanation says
+    so). Boosts multiply the (fused) relevance by each factor; ``relevance_score`` is capped at
+    1, ``score`` keeps the uncapped product so that capped results still order by it.
+
+    >>> from rerank_plus import BM25Reranker
+    >>> from rerank_plus.combine import WeightedFusion
+    >>> docs = ["Paris is in France.", "The capital of France is Paris."]
+    >>> vec = [0.9, 0.1]
+    >>> lexical = Pipeline(BM25Reranker(), fusion=WeightedFusion(alpha=0.8), top_n=1)
+    >>> [r.index for r in lexical.rank("capital of France", docs, first_stage_scores=vec)]
+    [1]
+    >>> semantic = Pipeline(BM25Reranker(), fusion=WeightedFusion(alpha=0.2), top_n=1)
+    >>> [r.index for r in semantic.rank("capital of France", docs, first_stage_scores=vec)]
+    [0]
+    """
+
+    def __init__(
+        self,
+        reranker: Reranker,
+        *,
+        fusion: Fusion | None = None,
+        boosts: Sequence[Boost] = (),
+        cutoff: Cutoff | None = None,
+        diversity: MaximalMarginalRelevance | None = None,
+        budget: TokenBudget | None = None,
+        top_n: int | None = None,
+        threshold: float | None = None,
+    ) -> None:
+        if not isinstance(reranker, Reranker):
+            raise TypeError(
+                "reranker must be a Reranker such as BM25Reranker(), "
+                f"got {type(reranker).__name__}."
+            )
+        self.reranker = reranker
+        self.fusion = fusion
+        self.boosts = list(boosts)
+        self.cutoff = cutoff
+        self.diversity = diversity
+        self.budget = budget
+        self.top_n = check_top_n(top_n)
+        self.threshold = check_threshold(threshold)
+
+    def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
+        return self.score_candidates(query, documents, explain=explain)
+
+    def score_candidates(
+        self,
+        query: str,
+        documents: Sequence[str],
+        *,
+        first_stage_scores: Sequence[float] | None = None,
+        explain: bool = False,
+        metadata: Sequence[Mapping[str, Any]] | None = None,
+    ) -> Scores:
+        extra = {} if metadata is None else {"metadata": metadata}
+        base = self.reranker.score_candidates(
+            query, documents, first_stage_scores=first_stage_scores, explain=explain, **extra
+        )
+        n = len(documents)
+        alive = [i for i in range(n) if base.kept is None or base.kept[i]]
+        relevance = [float(v) for v in base.relevance]
+        raw = [float(v) for v in base.raw]
+        notes: list[dict[str, Any]] = (
+            [
+                {
+                    "reranker": {
+                        "name": type(self.reranker).__name__,
+                        "score": raw[i],
+                        "relevance_score": relevance[i],
+                        **(dict(base.explanations[i]) if base.explanations is not None else {}),
+                    }
+                }
+                for i in range(n)
+            ]
+            if explain
+            else []
+        )
+        if self.fusion is not None and first_stage_scores is not None and alive:
+            fused = self.fusion.fuse(
+                [raw[i] for i in alive], [first_stage_scores[i] for i in alive]
+            )
+            for position, i in enumerate(alive):
+                relevance[i] = raw[i] = fused.values[position]
+                if explain:
+                    notes[i]["fusion"] = {
+                        "first_stage_score": float(first_stage_scores[i]),
+                        **fused.details[position],
+                        "fused": fused.values[position],
+                    }
+        elif self.fusion is not None and explain:
+            for note in notes:
+                note["fusion"] = {"skipped": "no first_stage_scores were given"}
+        if self.boosts:
+            items: Sequence[Mapping[str, Any]] = metadata if metadata is not None else [{}] * n
+            for i in alive:
+                product = 1.0
+                applied = []
+                for boost in self.boosts:
+                    value, note = boost.factor(items[i])
+                    product *= value
+                    applied.append(note)
+                raw[i] = relevance[i] * product
+                relevance[i] = min(1.0, raw[i])
+                if explain:
+                    notes[i]["boosts"] = applied
+        return Scores(raw, relevance, notes if explain else None, base.kept)
+
+    def rank(
+        self,
+        query: str,
+        documents: Sequence[str],
+        top_n: int | None = None,
+        threshold: float | None = None,
+        *,
+        first_stage_scores: Sequence[float] | None = None,
+        explain: bool = False,
+        metadata: Sequence[Mapping[str, Any]] | None = None,
+    ) -> list[RankedResult]:
+        started = time.perf_counter()
+        top_n = check_top_n(top_n) if top_n is not None else self.top_n
+        threshold = check_threshold(threshold) if threshold is not None else self.threshold
+        scored = super().rank(
+            query,
+            documents,
+            None,
+            None,
+            first_stage_scores=first_stage_scores,
+            explain=explain,
+            metadata=metadata,
+        )
+        texts = check_documents(documents)
+        cut: dict[str, int] = {}
+        kept = [r for r in scored if threshold is None or r.relevance_score >= threshold]
+        cut["threshold"] = len(scored) - len(kept)
+        relevance_rank = {r.index: rank for rank, r in enumerate(kept, start=1)}
+        if self.cutoff is not None:
+            count = self.cutoff.keep([r.relevance_score for r in kept])
+            cut["cutoff"], kept = len(kept) - count, kept[:count]
+        closest: dict[int, float] = {}
+        if self.diversity is not None and kept:
+            order, similar = self.diversity.order_explained(
+                [r.relevance_score for r in kept], [texts[r.index] for r in kept], top_n
+            )
+            closest = {kept[p].index: similar[p] for p in order}
+            kept = [kept[p] for p in order]
+        if top_n is not None:
+            cut["top_n"], kept = max(0, len(kept) - top_n), kept[:top_n]
+        tokens: list[int] = []
+        if self.budget is not None:
+            tokens = self.budget.count([texts[r.index] for r in kept])
+            count = self.budget.fit(tokens)
+            cut["token_budget"], kept = len(kept) - count, kept[:count]
+        logger.debug(
+            "pipeline: %d candidates, %d kept, cut %s, %.1f ms",
+            len(texts),
+            len(kept),
+            cut,
+            1000 * (time.perf_counter() - started),
+        )
+        if not explain:
+            return kept
+        stopped = next((rule for rule, count in reversed(cut.items()) if count), None)
+        out = []
+        total = 0
+        for position, result in enumerate(kept):
+            selection: dict[str, Any] = {
+                "relevance_rank": relevance_rank[result.index],
+                "rank": position + 1,
+                "cut": dict(cut),
+                "stopped_by": stopped,
+            }
+            if self.diversity is not None:
+                selection["mmr_lambda"] = self.diversity.lambda_
+                selection["max_similarity_to_above"] = closest.get(result.index, 0.0)
+            if tokens:
+                total += tokens[position]
+                selection["tokens"], selection["tokens_total"] = tokens[position], total
+            explanation = {**(result.explanation or {}), "selection": selection}
+            out.append(dataclasses.replace(result, explanation=explanation))
+        return out

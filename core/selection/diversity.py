@@ -1,0 +1,142 @@
+"""Diversity by maximal marginal relevance (Carbonell & Goldstein, SIGIR 1998).
+
+Greedy: the next result is the candidate maximising
+
+    lambda * relevance(d) - (1 - lambda) * max over already chosen c of similarity(d, c)
+
+so a near-duplicate of a chosen result loses its place to something new. ``lambda=1`` is the
+plain relevance order; ``lambda=0`` only novelty.
+
+Similarity is lexical by default (cosine over the analyzer's term counts: lemmatized,
+stop-word-free terms; no embedding model needed) or the cosine of a bi-encoder's embeddings.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from rerank_plus.analysis import Analyzer
+
+
+class Similarity(Protocol):
+    def matrix(self, texts: Sequence[str]) -> list[list[float]]:
+        """Pairwise similarity of ``texts``, in [0, 1] (1 on the diagonal)."""
+        ...
+
+
+def _cosine(a: Mapping[str, int], b: Mapping[str, int]) -> float:
+    if len(a) > len(b):
+        a, b = b, a
+    dot = sum(count * b.get(term, 0) for term, count in a.items())
+    if not dot:
+        return 0.0
+    norm = math.sqrt(sum(v * v for v in a.values())) * math.sqrt(sum(v * v for v in b.values()))
+    return min(1.0, dot / norm)
+
+
+class LexicalSimilarity:
+    """Cosine over term counts from :class:`~rerank_plus.Analyzer` (each text in its language).
+
+    Two texts without any term (empty, only stop words) are similar to nothing.
+    """
+
+    name = "lexical"
+
+    def __init__(self, analyzer: Analyzer | None = None) -> None:
+        self.analyzer = analyzer if analyzer is not None else Analyzer()
+
+    def matrix(self, texts: Sequence[str]) -> list[list[float]]:
+        _, languages = self.analyzer.languages_for("", texts)
+        counts = [
+            self.analyzer.analyze(text, language).term_frequencies
+            for text, language in zip(texts, languages, strict=True)
+        ]
+        n = len(texts)
+        out = [[0.0] * n for _ in range(n)]
+        for i in range(n):
+            out[i][i] = 1.0
+            for j in range(i + 1, n):
+                out[i][j] = out[j][i] = _cosine(counts[i], counts[j])
+        return out
+
+
+class EmbeddingSimilarity:
+    """Cosine of a bi-encoder's embeddings (``BiEncoderReranker`` or anything with ``embed``),
+    clipped to [0, 1]."""
+
+    name = "embedding"
+
+    def __init__(self, encoder: Any) -> None:
+        if not callable(getattr(encoder, "embed", None)):
+            raise TypeError(
+                f"EmbeddingSimilarity needs an object with embed(texts), such as "
+                f"BiEncoderReranker(); got {type(encoder).__name__}."
+            )
+        self.encoder = encoder
+
+    def matrix(self, texts: Sequence[str]) -> list[list[float]]:
+        vectors = self.encoder.embed(list(texts))
+        return [[min(1.0, max(0.0, float(v))) for v in row] for row in (vectors @ vectors.T)]
+
+
+#: Similarity kinds by the name configurations use; "embedding" needs a bi-encoder.
+SIMILARITIES: dict[str, type] = {"embedding": EmbeddingSimilarity, "lexical": LexicalSimilarity}
+
+
+class MaximalMarginalRelevance:
+    """Reorder results for novelty; ``lambda_`` in [0, 1] weighs relevance against it.
+
+    >>> mmr = MaximalMarginalRelevance(lambda_=0.5)
+    >>> docs = ["red apples and pears", "red apples and pears", "green grapes"]
+    >>> mmr.order([0.9, 0.85, 0.6], docs)
+    [0, 2, 1]
+    """
+
+    def __init__(self, lambda_: float = 0.7, similarity: Similarity | None = None) -> None:
+        if (
+            isinstance(lambda_, bool)
+            or not isinstance(lambda_, (int, float))
+            or not 0 <= lambda_ <= 1
+        ):
+            raise ValueError(f"lambda_ must be a number in [0, 1], got {lambda_!r}.")
+        self.lambda_ = float(lambda_)
+        self.similarity = similarity if similarity is not None else LexicalSimilarity()
+
+    def order(
+        self, relevance: Sequence[float], texts: Sequence[str], limit: int | None = None
+    ) -> list[int]:
+        """Positions of ``texts`` (given best first) in MMR order.
+
+        After ``limit`` picks, the rest follow in their given order (no need to diversify what
+        top-n will drop anyway). Equal MMR values keep the given order.
+        """
+        return self.order_explained(relevance, texts, limit)[0]
+
+    def order_explained(
+        self, relevance: Sequence[float], texts: Sequence[str], limit: int | None = None
+    ) -> tuple[list[int], list[float]]:
+        """:meth:`order`, and for each position its highest similarity to the results picked
+        before it (what MMR held against it)."""
+        n = len(texts)
+        picks = n if limit is None else min(limit, n)
+        closest = [0.0] * n
+        if self.lambda_ == 1.0 or n < 2:
+            return list(range(n)), closest
+        similarity = self.similarity.matrix(texts)
+        chosen: list[int] = []
+        remaining = list(range(n))
+        while remaining and len(chosen) < picks:
+            best = max(
+                remaining,
+                key=lambda i: (self.lambda_ * relevance[i] - (1 - self.lambda_) * closest[i], -i),
+            )
+            chosen.append(best)
+            remaining.remove(best)
+            for i in remaining:
+                closest[i] = max(closest[i], similarity[i][best])
+        return chosen + remaining, closest
+
+    def __repr__(self) -> str:
+        return f"MaximalMarginalRelevance(lambda_={self.lambda_})"
