@@ -8,6 +8,7 @@
 
 from rerank_plus.analysis import Analysis, Analyzer, Detection, LanguageDetector
 from rerank_plus.errors import MissingExtraError, ModelLoadError, RerankPlusError
+from rerank_plus.fusion import FusionReranker
 from rerank_plus.reranker import Reranker, Scores
 from rerank_plus.results import RankedResult
 from rerank_plus.scoring import (
@@ -27,6 +28,7 @@ __all__ = [
     "CorpusStatistics",
     "CrossEncoderReranker",
     "Detection",
+    "FusionReranker",
     "LanguageDetector",
     "MissingExtraError",
     "ModelLoadError",

@@ -92,8 +92,13 @@ def load_collection(folder: str | Path) -> Collection:
 
 def read_run(path: str | Path) -> dict[str, list[str]]:
     """A run file (query-id, doc-id, rank, score per line; plain or .gz) as ranked doc ids."""
+    return {query: [doc for doc, _ in rows] for query, rows in read_scored_run(path).items()}
+
+
+def read_scored_run(path: str | Path) -> dict[str, list[tuple[str, float]]]:
+    """A run file as ranked (doc id, first-stage score) pairs; a missing score counts as 0."""
     path = Path(path)
-    ranked: dict[str, list[tuple[int, str]]] = {}
+    ranked: dict[str, list[tuple[int, str, float]]] = {}
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as handle:  # type: ignore[operator]
         for number, line in enumerate(handle, start=1):
@@ -104,5 +109,6 @@ def read_run(path: str | Path) -> dict[str, list[str]]:
                 raise ValueError(
                     f"{path.name} line {number}: expected query-id, doc-id, rank, score."
                 )
-            ranked.setdefault(parts[0], []).append((int(parts[2]), parts[1]))
-    return {query: [doc for _, doc in sorted(rows)] for query, rows in ranked.items()}
+            score = float(parts[3]) if len(parts) > 3 and parts[3] else 0.0
+            ranked.setdefault(parts[0], []).append((int(parts[2]), parts[1], score))
+    return {query: [(doc, s) for _, doc, s in sorted(rows)] for query, rows in ranked.items()}

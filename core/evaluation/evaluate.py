@@ -78,7 +78,7 @@ def _report(name, collection, ranked, top_n, latencies, baseline) -> RerankerRep
 
 def evaluate_rerankers(
     collection: Collection,
-    run: Mapping[str, Sequence[str]],
+    run: Mapping[str, Sequence[tuple[str, float]]],
     rerankers: Mapping[str, Reranker],
     *,
     first_stage_name: str = "first stage",
@@ -87,11 +87,16 @@ def evaluate_rerankers(
     max_queries: int | None = None,
     progress: bool = False,
 ) -> Evaluation:
-    """Score the first stage and each reranker on the same candidates (the top ``k``)."""
+    """Score the first stage and each reranker on the same candidates (the top ``k``).
+
+    ``run`` gives each query's ranked (doc id, first-stage score) pairs; the scores are passed
+    to the rerankers (fusion rerankers use them).
+    """
     query_ids = select_queries(collection, run, max_queries)
     if not query_ids:
         raise ValueError(f"No judged query of {collection.name} has candidates in the run.")
-    candidates = {q: list(run[q][:k]) for q in query_ids}
+    candidates = {q: [doc for doc, _ in run[q][:k]] for q in query_ids}
+    first_scores = {q: [score for _, score in run[q][:k]] for q in query_ids}
     baseline = _report(first_stage_name, collection, candidates, top_n, [], None)
     reports = [baseline]
     for name, reranker in rerankers.items():
@@ -105,7 +110,11 @@ def evaluate_rerankers(
         for q in iterator:
             docs = candidates[q]
             start = time.perf_counter()
-            results = reranker.rank(collection.queries[q], [collection.documents[d] for d in docs])
+            results = reranker.rank(
+                collection.queries[q],
+                [collection.documents[d] for d in docs],
+                first_stage_scores=first_scores[q],
+            )
             latencies.append((time.perf_counter() - start) * 1000)
             ranked[q] = [docs[r.index] for r in results]
         reports.append(_report(name, collection, ranked, top_n, latencies, baseline))

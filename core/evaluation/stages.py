@@ -6,7 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rerank_plus.evaluation.baselines import NaiveBM25Reranker
-from rerank_plus.evaluation.beir import Collection, read_run
+from rerank_plus.evaluation.beir import Collection, read_scored_run
+from rerank_plus.fusion import FusionReranker
 from rerank_plus.presets import build_reranker
 from rerank_plus.reranker import Reranker
 from rerank_plus.scoring.bm25 import BM25Reranker
@@ -23,18 +24,22 @@ def _model(name: str) -> str:
     return name
 
 
-def first_stage(spec: str, collection: Collection, folder: Path, k: int) -> dict[str, list[str]]:
-    """Ranked candidates per query: ``run:FILE``, ``dense:MODEL``, ``bm25``, or the shared run."""
+ScoredRun = dict[str, list[tuple[str, float]]]
+
+
+def first_stage(spec: str, collection: Collection, folder: Path, k: int) -> ScoredRun:
+    """Ranked (doc id, score) candidates per query: ``run:FILE``, ``dense:MODEL``, ``bm25``, or
+    the shared run."""
     if spec == "shared":
-        return {q: docs[:k] for q, docs in read_run(folder / SHARED_RUN).items()}
+        return {q: docs[:k] for q, docs in read_scored_run(folder / SHARED_RUN).items()}
     if spec.startswith("run:"):
-        return {q: docs[:k] for q, docs in read_run(spec[4:]).items()}
+        return {q: docs[:k] for q, docs in read_scored_run(spec[4:]).items()}
     ids = list(collection.documents)
     texts = [collection.documents[i] for i in ids]
     if spec == "bm25":
         reranker = BM25Reranker().fit(texts)
         return {
-            q: [ids[r.index] for r in reranker.rank(text, texts, top_n=k)]
+            q: [(ids[r.index], r.score) for r in reranker.rank(text, texts, top_n=k)]
             for q, text in collection.queries.items()
             if q in collection.qrels
         }
@@ -47,7 +52,7 @@ def first_stage(spec: str, collection: Collection, folder: Path, k: int) -> dict
         queries = model.encode([collection.queries[q] for q in judged], normalize_embeddings=True)
         scores = queries @ vectors.T
         return {
-            q: [ids[i] for i in (-row).argsort(kind="stable")[:k]]
+            q: [(ids[i], float(row[i])) for i in (-row).argsort(kind="stable")[:k]]
             for q, row in zip(judged, scores, strict=True)
         }
     raise ValueError(f"Unknown first stage {spec!r}; use run:FILE, dense:MODEL, bm25 or shared.")
@@ -57,11 +62,22 @@ RERANKERS: dict[str, Callable[[str, Collection], Reranker]] = {
     "bm25": lambda arg, c: BM25Reranker(),
     "bm25-fit": lambda arg, c: BM25Reranker().fit(list(c.documents.values())),
     "bm25-naive": lambda arg, c: NaiveBM25Reranker(),
+    "fusion": lambda arg, c: _fusion(arg, c),
     "bi-encoder": lambda arg, c: build_reranker("bi-encoder", model=_model(arg or "minilm")),
     "cross-encoder": lambda arg, c: build_reranker(
         "cross-encoder", model=_model(arg) if arg else None
     ),
 }
+
+
+def _fusion(argument: str, collection: Collection) -> Reranker:
+    """``fusion:rrf`` or ``fusion:weighted=ALPHA`` of the first stage with BM25 (corpus stats)."""
+    method, _, alpha = argument.partition("=")
+    return FusionReranker(
+        BM25Reranker().fit(list(collection.documents.values())),
+        method=method or "rrf",
+        alpha=float(alpha) if alpha else 0.5,
+    )
 
 
 def reranker(spec: str, collection: Collection) -> Reranker:

@@ -1,0 +1,87 @@
+"""Fusion with the first stage: normalization, RRF, weighted sums, and their invariants."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rerank_plus import BM25Reranker
+from rerank_plus.fusion import FusionReranker, normalize, ranks
+
+scores = st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=30)
+
+
+@settings(max_examples=80, deadline=None)
+@given(scores, st.sampled_from(["minmax", "zscore"]))
+def test_normalized_scores_lie_in_the_unit_interval_and_keep_order(values, method):
+    normalized = normalize(values, method)
+    assert all(0.0 <= v <= 1.0 for v in normalized)
+    for i, a in enumerate(values):
+        for j, b in enumerate(values):
+            if a < b:
+                assert normalized[i] <= normalized[j]
+
+
+def test_constant_input_normalizes_to_one_half():
+    assert normalize([3.0, 3.0], "minmax") == [0.5, 0.5]
+    assert normalize([3.0, 3.0], "zscore") == [0.5, 0.5]
+
+
+def test_ranks_break_ties_by_input_order():
+    assert ranks([0.2, 0.9, 0.2]) == [2, 1, 3]
+
+
+FUSED = FusionReranker(BM25Reranker(language="en"), method="weighted", alpha=0.5)
+words = st.sampled_from(["cat", "dog", "river", "marathon", "blue"])
+documents = st.lists(st.lists(words, max_size=6).map(" ".join), min_size=1, max_size=12)
+
+
+@settings(max_examples=50, deadline=None)
+@given(documents, st.data(), st.sampled_from(["rrf", "weighted"]))
+def test_fused_relevance_is_in_the_unit_interval(docs, data, method):
+    first = data.draw(st.lists(st.floats(-5, 5), min_size=len(docs), max_size=len(docs)))
+    reranker = FusionReranker(BM25Reranker(language="en"), method=method)
+    results = reranker.rank("cat river", docs, first_stage_scores=first)
+    assert sorted(r.index for r in results) == list(range(len(docs)))
+    assert all(0.0 <= r.relevance_score <= 1.0 for r in results)
+
+
+def test_alpha_one_is_the_reranker_alone_and_zero_the_first_stage():
+    docs = ["dogs bark", "cats purr", "a cat and a dog"]
+    first = [0.9, 0.1, 0.5]
+    alone = [r.index for r in BM25Reranker().rank("cat", docs)]
+    only_rerank = FusionReranker(BM25Reranker(), method="weighted", alpha=1.0)
+    only_first = FusionReranker(BM25Reranker(), method="weighted", alpha=0.0)
+    assert [r.index for r in only_rerank.rank("cat", docs, first_stage_scores=first)] == alone
+    assert [r.index for r in only_first.rank("cat", docs, first_stage_scores=first)] == [0, 2, 1]
+
+
+def test_rrf_agreement_wins_and_explanation_shows_both_scores():
+    docs = ["dogs bark", "cats purr", "a cat and a dog"]
+    results = FusionReranker(BM25Reranker(), method="rrf").rank(
+        "cat", docs, first_stage_scores=[0.1, 0.9, 0.5], explain=True
+    )
+    assert results[0].index == 1
+    explanation = results[0].explanation
+    assert explanation["first_stage_score"] == 0.9
+    assert explanation["fusion"] == {"method": "rrf", "k": 60}
+    assert explanation["matched_terms"].keys() == {"cat"}
+
+
+def test_without_first_stage_scores_the_reranker_decides():
+    docs = ["dogs bark", "cats purr"]
+    assert FUSED.rank("cat", docs)[0].index == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"method": "max"}, "method must be one of rrf, weighted"),
+        ({"alpha": 1.5}, r"alpha \(weight of the rerank score\) must be in \[0, 1\]"),
+        ({"normalization": "l2"}, "normalization must be one of minmax, zscore"),
+        ({"k": 0}, "k must be >= 1"),
+    ],
+)
+def test_bad_options(options, message):
+    with pytest.raises(ValueError, match=message):
+        FusionReranker(BM25Reranker(), **options)
