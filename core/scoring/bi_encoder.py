@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 from rerank_plus.analysis.cache import LRUCache, content_key
 from rerank_plus.reranker import Reranker, Scores
+from rerank_plus.scoring.devices import pick_device, use_half_precision
 from rerank_plus.scoring.models import (
     DEFAULT_BI_ENCODER,
     load_model,
-    pick_device,
     require_sentence_transformers,
 )
 
@@ -31,6 +31,7 @@ class BiEncoderReranker(Reranker):
         model: a sentence-transformers model name or a local folder.
         device: ``None`` picks CUDA, then MPS, then CPU.
         batch_size: texts per forward pass.
+        half_precision: run in float16 on CUDA (ignored on CPU and MPS).
         cache_size: document embeddings kept; 0 turns the cache off.
         trust_remote_code: let the model run code from its repository (off unless you ask).
     """
@@ -41,6 +42,7 @@ class BiEncoderReranker(Reranker):
         *,
         device: str | None = None,
         batch_size: int = 32,
+        half_precision: bool = True,
         cache_size: int = 20_000,
         trust_remote_code: bool = False,
     ) -> None:
@@ -49,6 +51,7 @@ class BiEncoderReranker(Reranker):
         self.model = str(model)
         self.device = device
         self.batch_size = batch_size
+        self.half_precision = half_precision
         self.trust_remote_code = trust_remote_code
         self._encoder: Any = None
         self._cache: LRUCache[np.ndarray] = LRUCache(cache_size)
@@ -58,13 +61,16 @@ class BiEncoderReranker(Reranker):
         if self._encoder is None:
             sentence_transformers = require_sentence_transformers("BiEncoderReranker")
             device = pick_device(self.device)
-            self._encoder = load_model(
-                "bi-encoder",
-                self.model,
-                lambda: sentence_transformers.SentenceTransformer(
+
+            def build() -> Any:
+                encoder = sentence_transformers.SentenceTransformer(
                     self.model, device=device, trust_remote_code=self.trust_remote_code
-                ),
-            )
+                )
+                if use_half_precision(device, self.half_precision):
+                    encoder.half()
+                return encoder
+
+            self._encoder = load_model("bi-encoder", self.model, build)
         return self._encoder
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -73,13 +79,14 @@ class BiEncoderReranker(Reranker):
         found = {key: self._cache.get(key) for key in dict.fromkeys(keys)}
         missing = {key: text for key, text in zip(keys, texts, strict=True) if found[key] is None}
         if missing:
-            vectors = self.load().encode(
+            encoded = self.load().encode(
                 list(missing.values()),
                 batch_size=self.batch_size,
                 normalize_embeddings=True,
                 convert_to_numpy=True,
                 show_progress_bar=False,
             )
+            vectors = np.asarray(encoded, dtype=np.float32)  # float16 on a GPU
             for key, vector in zip(missing, vectors, strict=True):
                 self._cache.put(key, vector)
                 found[key] = vector

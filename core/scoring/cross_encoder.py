@@ -2,8 +2,8 @@
 
 A cross-encoder reads the query and the document together, so it catches paraphrase and
 synonyms that BM25 cannot; it is also the slowest stage, so every distinct (query, text) pair
-is scored once, scores are cached, and ``CrossEncoder.predict`` batches pairs sorted by length
-(it restores the input order itself).
+is scored once, scores are cached, and pairs are batched by length under a budget of padded
+tokens (see ``batching``), then put back in input order.
 """
 
 from __future__ import annotations
@@ -16,15 +16,19 @@ import numpy as np
 from rerank_plus.analysis import Analyzer
 from rerank_plus.analysis.cache import LRUCache, content_key
 from rerank_plus.reranker import Reranker, Scores
+from rerank_plus.scoring.batching import estimate_tokens, length_batches
+from rerank_plus.scoring.devices import pick_device, use_half_precision
 from rerank_plus.scoring.models import (
     default_cross_encoder,
     load_model,
-    pick_device,
     require_sentence_transformers,
 )
 from rerank_plus.scoring.passages import windows
 
 LONG_DOCUMENT_MODES = ("truncate", "max_passage")
+#: Padded tokens per batch when ``batch_tokens=None``: CPUs gain nothing from big batches and
+#: lose to padding; GPUs want full batches.
+BATCH_TOKENS = {"cpu": 4096, "mps": 8192, "cuda": 32768}
 
 
 class CrossEncoderReranker(Reranker):
@@ -38,7 +42,10 @@ class CrossEncoderReranker(Reranker):
         model: a Hugging Face model name or a local folder. ``None`` picks a default per query
             language (see ``DEFAULT_CROSS_ENCODERS``).
         device: ``None`` picks CUDA, then MPS, then CPU.
-        batch_size: pairs per forward pass.
+        batch_size: at most this many pairs per forward pass.
+        batch_tokens: at most this many padded tokens per forward pass (pairs x the longest
+            pair), so long pairs go in small batches and short pairs in large ones. ``None``
+            picks by device: 4096 on CPU, 8192 on MPS, 32768 on CUDA.
         max_length: tokens per pair (query + document); ``None`` keeps the model's own.
         long_documents: ``"truncate"`` scores the start of a long document (what the model sees
             within ``max_length``); ``"max_passage"`` scores overlapping windows of
@@ -60,6 +67,7 @@ class CrossEncoderReranker(Reranker):
         *,
         device: str | None = None,
         batch_size: int = 32,
+        batch_tokens: int | None = None,
         max_length: int | None = None,
         long_documents: str = "truncate",
         passage_words: int = 160,
@@ -77,10 +85,13 @@ class CrossEncoderReranker(Reranker):
             )
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}.")
+        if batch_tokens is not None and batch_tokens < 1:
+            raise ValueError(f"batch_tokens must be >= 1 or None, got {batch_tokens}.")
         windows("", passage_words, passage_overlap)  # validates the window settings
         self.model = str(model) if model is not None else None
         self.device = device
         self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
         self.max_length = max_length
         self.long_documents = long_documents
         self.passage_words = passage_words
@@ -119,7 +130,7 @@ class CrossEncoderReranker(Reranker):
                     max_length=self.max_length,
                     trust_remote_code=self.trust_remote_code,
                 )
-                if self.half_precision and device.startswith("cuda"):
+                if use_half_precision(device, self.half_precision):
                     model.half()
                 return model
 
@@ -154,12 +165,19 @@ class CrossEncoderReranker(Reranker):
         else:
             pieces = [[t] for t in texts]
         pairs = [(query, piece) for group in pieces for piece in group]
-        logits = model.predict(
-            pairs,
-            batch_size=self.batch_size,
-            activation_fn=torch.nn.Identity(),
-            show_progress_bar=False,
-        )
+        limit = getattr(model, "max_seq_length", None) or 512
+        lengths = [estimate_tokens(query, piece, limit) for _, piece in pairs]
+        budget = self.batch_tokens or BATCH_TOKENS.get(str(model.device.type), 4096)
+        logits: list[Any] = [None] * len(pairs)
+        for batch in length_batches(lengths, self.batch_size, budget):
+            outputs = model.predict(
+                [pairs[i] for i in batch],
+                batch_size=len(batch),
+                activation_fn=torch.nn.Identity(),
+                show_progress_bar=False,
+            )
+            for i, output in zip(batch, outputs, strict=True):
+                logits[i] = output
         results: list[tuple[float, float, int | None]] = []
         position = 0
         for group in pieces:

@@ -25,19 +25,6 @@ def default_cross_encoder(language: str) -> str:
     return DEFAULT_CROSS_ENCODERS.get(language, DEFAULT_CROSS_ENCODERS["*"])
 
 
-def pick_device(device: str | None) -> str:
-    """``None`` picks CUDA, then Apple's MPS, then the CPU."""
-    if device is not None:
-        return device
-    import torch
-
-    if torch.cuda.is_available():
-        return "cuda"
-    if getattr(torch.backends, "mps", None) and torch.backends.mps.is_available():
-        return "mps"
-    return "cpu"
-
-
 def require_sentence_transformers(feature: str) -> Any:
     try:
         import sentence_transformers
@@ -51,8 +38,15 @@ def load_model(kind: str, name: str, build: Callable[[], T]) -> T:
     try:
         return build()
     except (OSError, ValueError, RuntimeError, KeyError) as error:
+        remote_code = (
+            " The model ships its own code: if you trust it, pass trust_remote_code=True."
+            if "trust_remote_code" in str(error)
+            else ""
+        )
+        reason = str(error).rstrip(". ")
         raise ModelLoadError(
-            f"Could not load the {kind} model {name!r}: {error}. Check the name on the Hugging "
+            f"Could not load the {kind} model {name!r}: {reason}. Check the name on the Hugging "
             f"Face hub, or download the model once and pass its local folder instead "
             f"(model='/path/to/folder'); offline, set HF_HUB_OFFLINE=1 to use a cached copy."
+            f"{remote_code}"
         ) from error

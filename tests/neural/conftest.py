@@ -85,6 +85,8 @@ def tiny_cross_encoder_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
     rng = random.Random(0)
     model.train()
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # tiny steps: more threads only wait on each other on a busy CPU
     for _ in range(150):
         labels = [rng.random() < 0.5 for _ in range(32)]
         documents = [_sentence(rng, rng.randint(3, 30), label) for label in labels]
@@ -95,9 +97,33 @@ def tiny_cross_encoder_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+    torch.set_num_threads(threads)
     model.eval()
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def two_label_cross_encoder_path(
+    tmp_path_factory: pytest.TempPathFactory, tiny_cross_encoder_path: Path
+) -> Path:
+    """The trained tiny model with two outputs (not relevant, relevant) instead of one: the
+    class-1 minus class-0 logit equals the one-output model's logit."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    folder = tmp_path_factory.mktemp("two-label-cross-encoder")
+    one = transformers.BertForSequenceClassification.from_pretrained(tiny_cross_encoder_path)
+    config = one.config
+    config.num_labels = 2
+    two = transformers.BertForSequenceClassification(config)
+    two.bert.load_state_dict(one.bert.state_dict())
+    with torch.no_grad():
+        weight, bias = one.classifier.weight[0], one.classifier.bias[0]
+        two.classifier.weight.copy_(torch.stack([-weight / 2, weight / 2]))
+        two.classifier.bias.copy_(torch.stack([-bias / 2 + 1.0, bias / 2 + 1.0]))
+    two.save_pretrained(folder)
+    transformers.BertTokenizer.from_pretrained(tiny_cross_encoder_path).save_pretrained(folder)
     return folder
 
 

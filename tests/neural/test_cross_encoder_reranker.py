@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -10,6 +11,7 @@ from rerank_plus import CrossEncoderReranker, ModelLoadError
 from rerank_plus.scoring.passages import windows
 
 pytest.importorskip("sentence_transformers")
+import torch
 from sentence_transformers import CrossEncoder
 
 QUERY = "race"
@@ -44,11 +46,15 @@ def test_the_trained_model_prefers_the_keyword(reranker) -> None:
     assert top_two == {1, 3}
 
 
-@pytest.mark.parametrize("batch_size", [1, 2, 64])
-def test_scores_do_not_depend_on_batch_size(tiny_cross_encoder_path, batch_size) -> None:
+@pytest.mark.parametrize(("batch_size", "batch_tokens"), [(1, None), (2, None), (64, 1), (64, 30)])
+def test_scores_do_not_depend_on_batching(tiny_cross_encoder_path, batch_size, batch_tokens):
     base = CrossEncoderReranker(str(tiny_cross_encoder_path), device="cpu", cache_size=0)
     other = CrossEncoderReranker(
-        str(tiny_cross_encoder_path), device="cpu", batch_size=batch_size, cache_size=0
+        str(tiny_cross_encoder_path),
+        device="cpu",
+        batch_size=batch_size,
+        batch_tokens=batch_tokens,
+        cache_size=0,
     )
     expected = base.score(QUERY, DOCUMENTS).relevance
     assert np.allclose(other.score(QUERY, DOCUMENTS).relevance, expected, atol=1e-5)
@@ -75,11 +81,45 @@ def test_each_distinct_pair_is_scored_once_and_then_cached(tiny_cross_encoder_pa
 
     model.predict = counting_predict
     reranker.rank(QUERY, DOCUMENTS)
-    assert calls == [len(set(DOCUMENTS))]
+    assert sum(calls) == len(set(DOCUMENTS))
     reranker.rank(QUERY, DOCUMENTS[::-1])
-    assert calls == [len(set(DOCUMENTS))]
+    assert sum(calls) == len(set(DOCUMENTS))
     reranker.rank(QUERY, [*DOCUMENTS, "a new text"])
-    assert calls == [len(set(DOCUMENTS)), 1]
+    assert sum(calls) == len(set(DOCUMENTS)) + 1
+    assert calls[-1] == 1
+
+
+def test_long_and_short_pairs_go_in_separate_batches(tiny_cross_encoder_path) -> None:
+    reranker = CrossEncoderReranker(str(tiny_cross_encoder_path), device="cpu", batch_tokens=64)
+    model = reranker.load(str(tiny_cross_encoder_path))
+    batches: list[list[str]] = []
+    original = model.predict
+
+    def recording_predict(pairs, **kwargs):
+        batches.append([text for _, text in pairs])
+        return original(pairs, **kwargs)
+
+    model.predict = recording_predict
+    long_text = " ".join(["the park river bridge"] * 10)
+    reranker.rank(QUERY, ["coffee", long_text, "tea time", long_text + " marathon"])
+    assert batches == [[long_text + " marathon"], [long_text], ["tea time", "coffee"]]
+
+
+def test_two_label_models_give_the_positive_class_probability(
+    two_label_cross_encoder_path, tiny_cross_encoder_path
+) -> None:
+    reference = CrossEncoder(str(two_label_cross_encoder_path), device="cpu")
+    pairs = [(QUERY, d) for d in DOCUMENTS]
+    probabilities = reference.predict(pairs, apply_softmax=True)[:, 1]
+    logits = reference.predict(pairs, activation_fn=torch.nn.Identity())[:, 1]
+    reranker = CrossEncoderReranker(str(two_label_cross_encoder_path), device="cpu")
+    results = {r.index: r for r in reranker.rank(QUERY, DOCUMENTS)}
+    for i in range(len(DOCUMENTS)):
+        assert results[i].relevance_score == pytest.approx(float(probabilities[i]), abs=1e-5)
+        assert results[i].score == pytest.approx(float(logits[i]), abs=1e-5)
+    one_label = CrossEncoderReranker(str(tiny_cross_encoder_path), device="cpu")
+    same = {r.index: r.relevance_score for r in one_label.rank(QUERY, DOCUMENTS)}
+    assert [results[i].relevance_score for i in same] == pytest.approx(list(same.values()))
 
 
 def test_max_passage_finds_what_truncation_cuts_off(tiny_cross_encoder_path) -> None:
@@ -116,7 +156,25 @@ def test_empty_list_does_not_load_the_model() -> None:
 
 def test_unloadable_model_says_how_to_use_a_local_copy(tmp_path) -> None:
     reranker = CrossEncoderReranker(str(tmp_path / "missing-model"), device="cpu")
-    with pytest.raises(ModelLoadError, match=r"pass its local folder instead"):
+    with pytest.raises(ModelLoadError, match=r"missing-model.*pass its local folder instead"):
+        reranker.rank("query", ["a document"])
+
+
+def test_unknown_hub_name_offline_names_the_model() -> None:
+    reranker = CrossEncoderReranker("no-such-org/no-such-model", device="cpu")
+    with pytest.raises(ModelLoadError, match=r"(?s)'no-such-org/no-such-model'.*local folder"):
+        reranker.rank("query", ["a document"])
+
+
+def test_model_code_does_not_run_unless_asked(tmp_path) -> None:
+    config = {
+        "model_type": "fancy-ranker",
+        "auto_map": {"AutoConfig": "configuration_fancy.FancyConfig"},
+    }
+    (tmp_path / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    (tmp_path / "configuration_fancy.py").write_text("raise SystemExit('ran')\n", encoding="utf-8")
+    reranker = CrossEncoderReranker(str(tmp_path), device="cpu")
+    with pytest.raises(ModelLoadError, match=r"if you trust it, pass trust_remote_code=True"):
         reranker.rank("query", ["a document"])
 
 
@@ -130,6 +188,10 @@ def test_bad_options() -> None:
         CrossEncoderReranker("m", long_documents="chunk")
     with pytest.raises(ValueError, match="batch_size must be >= 1"):
         CrossEncoderReranker("m", batch_size=0)
+    with pytest.raises(ValueError, match="batch_tokens must be >= 1 or None"):
+        CrossEncoderReranker("m", batch_tokens=0)
+    with pytest.raises(ValueError, match="overlap < size"):
+        CrossEncoderReranker("m", passage_words=10, passage_overlap=10)
 
 
 def test_default_model_follows_the_query_language() -> None:
