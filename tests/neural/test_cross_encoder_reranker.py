@@ -200,7 +200,7 @@ def test_default_model_follows_the_query_language() -> None:
         "cross-encoder/ms-marco-MiniLM-L6-v2"
     )
     assert reranker.model_for("Comment puis-je courir plus vite pour un marathon ?") == (
-        "antoinelouis/crossencoder-electra-base-french-mmarcoFR"
+        "antoinelouis/crossencoder-electra-base-mmarcoFR"
     )
     assert reranker.model_for("Wie kann ich für einen Marathon schneller laufen?") == (
         "cross-encoder/mmarco-mMiniLMv2-L12-H384-v1"
