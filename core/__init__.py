@@ -7,8 +7,13 @@
 """
 
 from rerank_plus.analysis import Analysis, Analyzer, Detection, LanguageDetector
+from rerank_plus.cascade import Cascade
+from rerank_plus.combine import ReciprocalRankFusion, WeightedFusion
+from rerank_plus.combine.boosts import FreshnessBoost, PriorBoost
 from rerank_plus.errors import MissingExtraError, ModelLoadError, RerankPlusError
 from rerank_plus.fusion import FusionReranker
+from rerank_plus.pipeline import Pipeline
+from rerank_plus.profiles import from_config
 from rerank_plus.reranker import Reranker, Scores
 from rerank_plus.results import RankedResult
 from rerank_plus.scoring import (
@@ -16,6 +21,12 @@ from rerank_plus.scoring import (
     BM25Reranker,
     CorpusStatistics,
     CrossEncoderReranker,
+)
+from rerank_plus.selection import (
+    GapCutoff,
+    MaximalMarginalRelevance,
+    RatioCutoff,
+    TokenBudget,
 )
 
 __version__ = "0.1.0"
@@ -25,15 +36,26 @@ __all__ = [
     "Analyzer",
     "BM25Reranker",
     "BiEncoderReranker",
+    "Cascade",
     "CorpusStatistics",
     "CrossEncoderReranker",
     "Detection",
+    "FreshnessBoost",
     "FusionReranker",
+    "GapCutoff",
     "LanguageDetector",
+    "MaximalMarginalRelevance",
     "MissingExtraError",
     "ModelLoadError",
+    "Pipeline",
+    "PriorBoost",
     "RankedResult",
+    "RatioCutoff",
+    "ReciprocalRankFusion",
     "RerankPlusError",
     "Reranker",
     "Scores",
+    "TokenBudget",
+    "WeightedFusion",
+    "from_config",
 ]
