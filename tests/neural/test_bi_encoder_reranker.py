@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rerank_plus import BiEncoderReranker
+from rerank_plus import BiEncoderReranker, ModelLoadError
 
 pytest.importorskip("sentence_transformers")
 
@@ -47,3 +47,14 @@ def test_empty_list_does_not_load_the_model() -> None:
     reranker = BiEncoderReranker("no-such-org/no-such-model")
     assert reranker.rank("query", []) == []
     assert reranker._encoder is None
+
+
+def test_unloadable_model_names_it(tmp_path) -> None:
+    reranker = BiEncoderReranker(str(tmp_path / "missing-encoder"), device="cpu")
+    with pytest.raises(ModelLoadError, match=r"bi-encoder model .*missing-encoder.*local folder"):
+        reranker.rank("query", ["a document"])
+
+
+def test_non_string_documents_name_the_index(reranker) -> None:
+    with pytest.raises(TypeError, match=r"documents\[2\]"):
+        reranker.rank("query", ["a", "b", 3])

@@ -205,3 +205,14 @@ def test_default_model_follows_the_query_language() -> None:
     assert reranker.model_for("Wie kann ich für einen Marathon schneller laufen?") == (
         "cross-encoder/mmarco-mMiniLMv2-L12-H384-v1"
     )
+
+
+def test_duplicates_tie_in_input_order_and_the_input_is_untouched(reranker) -> None:
+    documents = list(DOCUMENTS)
+    results = reranker.rank(QUERY, documents)
+    assert documents == DOCUMENTS
+    indices = [r.index for r in results]
+    assert sorted(indices) == list(range(len(DOCUMENTS)))
+    first, duplicate = indices.index(0), indices.index(5)
+    assert duplicate == first + 1
+    assert results[first].score == results[duplicate].score
