@@ -1,0 +1,86 @@
+"""Cascades: a cheap stage cuts, a precise stage orders the survivors."""
+
+from __future__ import annotations
+
+import pytest
+from rerank_plus import BM25Reranker, Cascade, Pipeline, WeightedFusion
+
+DOCS = [
+    "Marathon runners train for months before the race.",
+    "The cat sat on the mat.",
+    "Runners need good shoes.",
+    "A marathon is 42 kilometres long; runners pace themselves.",
+    "Gardens need water in summer.",
+]
+
+
+def test_cascade_keeps_the_counts_and_returns_the_last_stage_order(bm25: BM25Reranker) -> None:
+    cascade = Cascade([bm25, BM25Reranker(k1=0.5, b=0.0)], keep=[3, 2])
+    results = cascade.rank("marathon runners", DOCS)
+    survivors = {r.index for r in bm25.rank("marathon runners", DOCS, top_n=3)}
+    assert len(results) == 2
+    assert {r.index for r in results} <= survivors
+    second = BM25Reranker(k1=0.5, b=0.0).rank(
+        "marathon runners", [DOCS[i] for i in sorted(survivors)]
+    )
+    assert [r.index for r in results] == [sorted(survivors)[r.index] for r in second[:2]]
+
+
+def test_every_stage_score_is_visible_in_the_explanation(bm25: BM25Reranker) -> None:
+    results = Cascade([bm25, BM25Reranker(k1=0.5)], keep=[3, None]).rank(
+        "marathon runners", DOCS, explain=True
+    )
+    for result in results:
+        stages = result.explanation["stages"]
+        assert [s["stage"] for s in stages] == [0, 1]
+        assert all(s["kept"] for s in stages)
+        assert stages[1]["relevance_score"] == result.relevance_score
+        assert "matched_terms" in stages[0]["explanation"]
+
+
+def test_rank_top_n_applies_after_the_cascade(bm25: BM25Reranker) -> None:
+    assert len(Cascade([bm25], keep=[4]).rank("runners", DOCS, top_n=2)) == 2
+    assert len(Cascade([bm25], keep=[None]).rank("runners", DOCS)) == len(DOCS)
+    assert Cascade([bm25], keep=[2]).rank("runners", []) == []
+
+
+def test_a_pipeline_can_be_a_stage(bm25: BM25Reranker) -> None:
+    stage = Pipeline(bm25, fusion=WeightedFusion(alpha=0.5))
+    results = Cascade([stage, bm25], keep=[2, 1]).rank(
+        "runners", DOCS, first_stage_scores=[0.9, 0.8, 0.1, 0.2, 0.0]
+    )
+    assert len(results) == 1
+
+
+@pytest.mark.parametrize(
+    ("stages", "keep", "error", "message"),
+    [
+        ([], [], ValueError, "needs at least one stage"),
+        (["bm25"], [5], TypeError, r"stages\[0\] is str, not a Reranker"),
+        ([BM25Reranker()], [5, 2], ValueError, "keep has 2 values for 1 stages"),
+        ([BM25Reranker()], [0], ValueError, r"keep\[0\] must be a positive int or None"),
+    ],
+)
+def test_bad_cascades_are_refused(stages, keep, error, message) -> None:
+    with pytest.raises(error, match=message):
+        Cascade(stages, keep)
+
+
+@pytest.mark.slow
+def test_bm25_then_real_minilm_bi_encoder(minilm_encoder, bm25: BM25Reranker) -> None:
+    docs = [
+        "The Eiffel Tower is a wrought-iron tower in Paris.",
+        "Paris hosts many museums, such as the Louvre.",
+        "Tower cranes lift heavy loads on building sites.",
+        "Iron is a metal used since antiquity.",
+        "Bananas are rich in potassium.",
+    ]
+    results = Cascade([bm25, minilm_encoder], keep=[3, 2]).rank(
+        "Which tower stands in Paris?", docs, explain=True
+    )
+    assert results[0].index == 0
+    assert [s["reranker"] for s in results[0].explanation["stages"]] == [
+        "BM25Reranker",
+        "BiEncoderReranker",
+    ]
+    assert results[0].explanation["stages"][1]["explanation"]["cosine"] == results[0].score

@@ -1,0 +1,143 @@
+"""from_config: the platform rerank shape, full configurations, files, and ready profiles."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from rerank_plus import (
+    BM25Reranker,
+    Cascade,
+    FreshnessBoost,
+    GapCutoff,
+    MaximalMarginalRelevance,
+    Pipeline,
+    PriorBoost,
+    ReciprocalRankFusion,
+    TokenBudget,
+    WeightedFusion,
+    from_config,
+)
+from rerank_plus.profiles import DEFAULT_FUSION, PROFILES
+
+
+def test_platform_shape() -> None:
+    pipeline = from_config({"rerank": {"provider": "bm25", "k": 3, "relevanceScore": 0.3}})
+    assert isinstance(pipeline.reranker, BM25Reranker)
+    assert (pipeline.top_n, pipeline.threshold, pipeline.fusion) == (3, 0.3, None)
+
+
+def test_platform_model_name_reaches_the_provider() -> None:
+    pipeline = from_config({"rerank": {"provider": "bi-encoder", "modelName": "some/model"}})
+    assert pipeline.reranker.model == "some/model"  # built lazily: nothing is loaded yet
+
+
+def test_full_configuration_builds_every_part() -> None:
+    pipeline = from_config(
+        {
+            "reranker": {
+                "cascade": [{"provider": "bm25"}, {"provider": "bm25", "k1": 1.2}],
+                "keep": [30, 5],
+            },
+            "fusion": {"method": "rrf", "k": 10},
+            "boosts": [{"type": "prior", "field": "source", "weights": {"wiki": 1.2}}],
+            "selection": {
+                "top_n": 4,
+                "threshold": 0.1,
+                "cutoff": {"method": "gap"},
+                "diversity": {"lambda": 0.6},
+                "max_tokens": 500,
+            },
+        }
+    )
+    assert isinstance(pipeline.reranker, Cascade) and pipeline.reranker.keep == [30, 5]
+    assert isinstance(pipeline.fusion, ReciprocalRankFusion) and pipeline.fusion.k == 10
+    assert isinstance(pipeline.boosts[0], PriorBoost)
+    assert isinstance(pipeline.cutoff, GapCutoff)
+    assert isinstance(pipeline.diversity, MaximalMarginalRelevance)
+    assert pipeline.diversity.lambda_ == 0.6
+    assert isinstance(pipeline.budget, TokenBudget) and pipeline.budget.max_tokens == 500
+
+
+@pytest.mark.parametrize("name", sorted(PROFILES))
+def test_ready_profiles_rank(name: str) -> None:
+    pipeline = from_config(name)
+    assert isinstance(pipeline, Pipeline)
+    docs = ["Quarterly summary of sales.", "Sales rose in March.", "Cats purr."]
+    metadata = [
+        {"level": "L3", "timestamp": "2025-03-01"},
+        {"level": "L1", "timestamp": "2025-03-30"},
+        {},
+    ]
+    results = pipeline.rank("sales", docs, first_stage_scores=[0.5, 0.4, 0.1], metadata=metadata)
+    assert {r.index for r in results} <= {0, 1, 2} and results
+
+
+def test_profiles_mean_what_they_say() -> None:
+    synthesis, detail, recent = (from_config(n) for n in ("synthesis", "detail", "recent"))
+    assert synthesis.diversity.lambda_ < detail.diversity.lambda_
+    assert synthesis.boosts[0].weights["L3"] > synthesis.boosts[0].weights["L1"]
+    assert detail.boosts[0].weights["L1"] > detail.boosts[0].weights["L3"]
+    assert detail.fusion.alpha > synthesis.fusion.alpha
+    assert isinstance(recent.boosts[0], FreshnessBoost)
+    assert synthesis.fusion.alpha == DEFAULT_FUSION["alpha"]
+
+
+def test_a_profile_with_overrides() -> None:
+    pipeline = from_config({"profile": "recent", "selection": {"top_n": 2}})
+    assert pipeline.top_n == 2
+    assert pipeline.diversity.lambda_ == PROFILES["recent"]["selection"]["diversity"]["lambda"]
+
+
+def test_recent_profile_prefers_fresh_documents() -> None:
+    pipeline = from_config({"profile": "recent", "fusion": None})
+    pipeline.boosts = [
+        FreshnessBoost(half_life_days=7, weight=1.0, now=datetime(2025, 4, 1, tzinfo=UTC))
+    ]
+    docs = ["What's new in the release.", "What's new in the release."]
+    metadata = [{"timestamp": "2024-04-01"}, {"timestamp": "2025-03-31"}]
+    assert pipeline.rank("what's new in the release", docs, metadata=metadata)[0].index == 1
+
+
+def test_json_and_yaml_files(tmp_path) -> None:
+    path = tmp_path / "rerank.json"
+    path.write_text(json.dumps({"rerank": {"provider": "bm25", "k": 2}}), encoding="utf-8")
+    assert from_config(path).top_n == 2
+    pytest.importorskip("yaml")
+    path = tmp_path / "rerank.yaml"
+    path.write_text("profile: detail\nselection:\n  max_tokens: 300\n", encoding="utf-8")
+    pipeline = from_config(str(path))
+    assert pipeline.budget.max_tokens == 300 and pipeline.top_n == 5
+    assert isinstance(pipeline.fusion, WeightedFusion)
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        (
+            {"rerank": {"provider": "bm25", "topK": 3}},
+            "Unknown key 'topK' in rerank; valid keys: k, modelName, provider, relevanceScore",
+        ),
+        (
+            {"reranker": {"provider": "bm25"}, "selection": {"top_k": 3}},
+            "Unknown key 'top_k' in selection; valid keys: cutoff, diversity, max_tokens",
+        ),
+        ({"rerankers": {}}, "Unknown key 'rerankers' in the configuration; valid keys: boosts"),
+        (
+            {"rerank": {"provider": "cohere"}},
+            "Unknown rerank provider 'cohere'; choose one of bi-encoder, bm25, cross-encoder",
+        ),
+        ({"profile": "fast"}, "Unknown profile 'fast'; choose one of detail, recent, synthesis"),
+        ({"reranker": {"provider": "bm25", "speed": 2}}, "Bad options for provider 'bm25'"),
+        (
+            {"profile": "detail", "selection": {"diversity": {"similarity": "embedding"}}},
+            'similarity "embedding" needs a bi-encoder reranker',
+        ),
+        ({"selection": {"top_n": 3}}, 'A configuration needs "reranker"'),
+        ("nowhere.json", "neither a ready profile"),
+    ],
+)
+def test_bad_configurations_list_what_is_valid(config, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        from_config(config)
