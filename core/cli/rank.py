@@ -22,6 +22,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--lang", help="force the language of the query and documents")
     parser.add_argument("--explain", action="store_true", help="say why each result is where it is")
+    parser.add_argument(
+        "--config",
+        help="a ready profile (synthesis, detail, recent) or a JSON/YAML pipeline file; "
+        "records' numeric 'score' is fused as the first-stage score, 'metadata' feeds boosts",
+    )
     parser.set_defaults(run=run)
 
 
@@ -57,13 +62,25 @@ def run(args: argparse.Namespace) -> int:
 
     with _open(args.input) as handle:
         candidates = read_candidates(handle)
-    reranker = BM25Reranker(language=args.lang)
+    options: dict[str, Any] = {}
+    if args.config:
+        from rerank_plus import from_config
+
+        reranker = from_config(args.config)
+        scores = [c.get("score") for c in candidates]
+        if candidates and all(isinstance(v, (int, float)) for v in scores):
+            options["first_stage_scores"] = scores
+        if any("metadata" in c for c in candidates):
+            options["metadata"] = [c.get("metadata") or {} for c in candidates]
+    else:
+        reranker = BM25Reranker(language=args.lang)
     results = reranker.rank(
         args.query,
         [c["text"] for c in candidates],
         top_n=args.top_n,
         threshold=args.threshold,
         explain=args.explain,
+        **options,
     )
     output = [{**r.to_dict(), "document": candidates[r.index]} for r in results]
     print(json.dumps({"query": args.query, "results": output}, ensure_ascii=False, indent=2))

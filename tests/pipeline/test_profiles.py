@@ -141,3 +141,23 @@ def test_json_and_yaml_files(tmp_path) -> None:
 def test_bad_configurations_list_what_is_valid(config, message) -> None:
     with pytest.raises(ValueError, match=message):
         from_config(config)
+
+
+def test_command_line_rank_with_a_profile(tmp_path, capsys) -> None:
+    from rerank_plus.cli import main
+
+    lines = [
+        {"text": "Marathon runners train for months.", "score": 0.2, "metadata": {"level": "L1"}},
+        {"text": "Cats purr.", "score": 0.9},
+    ]
+    path = tmp_path / "candidates.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
+    assert (
+        main(["rank", "--query", "marathon training", "--config", "detail", "--explain", str(path)])
+        == 0
+    )
+    output = json.loads(capsys.readouterr().out)
+    top = output["results"][0]
+    assert top["index"] == 0
+    assert top["explanation"]["fusion"]["first_stage_score"] == 0.2
+    assert top["explanation"]["boosts"][0]["value"] == "L1"
