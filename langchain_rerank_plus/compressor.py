@@ -9,6 +9,7 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.documents import BaseDocumentCompressor, Document
 from pydantic import ConfigDict, Field, PrivateAttr
 from rerank_plus import RankedResult, Reranker
+from rerank_plus.adapters_support import accepts_metadata
 from rerank_plus.presets import build_reranker
 
 
@@ -39,17 +40,31 @@ class RerankPlusCompressor(BaseDocumentCompressor):
         return self._reranker
 
     def build_reranker(self) -> Reranker:
-        raise ValueError("Pass the core reranker to wrap: RerankPlusCompressor(reranker=...).")
+        raise ValueError(
+            "RerankPlusCompressor has no reranker: pass one, "
+            "RerankPlusCompressor(reranker=BM25Reranker()), or use a ready class "
+            "(BM25Rerank, CrossEncoderRerank, BiEncoderRerank), which model_dump can rebuild."
+        )
+
+    def _first_stage(self, documents: Sequence[Document]) -> list[float] | None:
+        """The scores under ``score_key``, when every document has a number there."""
+        if self.score_key is None:
+            return None
+        scores = [d.metadata.get(self.score_key) for d in documents]
+        if not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores):
+            return None
+        return [float(s) for s in scores if isinstance(s, (int, float))]
 
     def _arguments(self, documents: Sequence[Document]) -> dict[str, Any]:
-        scores = [d.metadata.get(self.score_key) for d in documents] if self.score_key else []
-        usable = bool(scores) and all(isinstance(s, (int, float)) for s in scores)
         return {
             "documents": [d.page_content for d in documents],
             "top_n": self.top_n,
             "threshold": self.threshold,
-            "first_stage_scores": scores if usable else None,
+            "first_stage_scores": self._first_stage(documents),
             "explain": self.explain,
+            "metadata": [d.metadata for d in documents]
+            if accepts_metadata(self.reranker)
+            else None,
         }
 
     @staticmethod
@@ -57,7 +72,7 @@ class RerankPlusCompressor(BaseDocumentCompressor):
         metadata = {**original.metadata, "relevance_score": result.relevance_score}
         if result.explanation is not None:
             metadata["rerank_explanation"] = dict(result.explanation)
-        return Document(page_content=original.page_content, metadata=metadata, id=original.id)
+        return original.model_copy(update={"metadata": metadata})
 
     def compress_documents(
         self, documents: Sequence[Document], query: str, callbacks: Callbacks | None = None
@@ -95,6 +110,7 @@ class CrossEncoderRerank(RerankPlusCompressor):
     batch_size: int = Field(default=32, description="Pairs per forward pass.")
     max_length: int | None = Field(default=None, description="Tokens per pair.")
     long_documents: str = Field(default="truncate", description="truncate or max_passage.")
+    language: str | None = Field(default=None, description="Pick the default model for it.")
 
     def build_reranker(self) -> Reranker:
         return build_reranker(
@@ -104,6 +120,7 @@ class CrossEncoderRerank(RerankPlusCompressor):
             batch_size=self.batch_size,
             max_length=self.max_length,
             long_documents=self.long_documents,
+            language=self.language,
         )
 
 

@@ -6,7 +6,7 @@
 ... )  # doctest: +SKIP
 """
 
-from llamaindex_rerank_plus.postprocessor import RerankPlusRerank
+from llamaindex_rerank_plus.postprocessor import RerankPlusPostprocessor
 from llamaindex_rerank_plus.rerankers import BiEncoderRerank, BM25Rerank, CrossEncoderRerank
 
-__all__ = ["BM25Rerank", "BiEncoderRerank", "CrossEncoderRerank", "RerankPlusRerank"]
+__all__ = ["BM25Rerank", "BiEncoderRerank", "CrossEncoderRerank", "RerankPlusPostprocessor"]

@@ -11,16 +11,21 @@ from llama_index.core.instrumentation.events.rerank import ReRankEndEvent, ReRan
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle
 from rerank_plus import RankedResult, Reranker
+from rerank_plus.adapters_support import accepts_metadata
 
 dispatcher = get_dispatcher(__name__)
 
 
-class RerankPlusRerank(BaseNodePostprocessor):
+class RerankPlusPostprocessor(BaseNodePostprocessor):
     """Reranks retrieved nodes with any rerank-plus reranker.
 
-    ``NodeWithScore.score`` becomes the reranker's ``relevance_score`` (in [0, 1]); the caller's
-    nodes are copied, never changed. Nodes' first-stage scores are passed to the reranker
-    (fusion rerankers use them) and, with ``keep_retrieval_score``, kept in metadata.
+    ``NodeWithScore.score`` becomes the reranker's ``relevance_score`` (in [0, 1]); the kept
+    nodes are copies, the caller's nodes are never changed. The nodes' first-stage scores (when
+    every node has one) and metadata are passed to the reranker: fusion rerankers and boosts
+    read them, plain rerankers ignore them.
+
+    >>> from rerank_plus import BM25Reranker
+    >>> postprocessor = RerankPlusPostprocessor(reranker=BM25Reranker(), top_n=3)
     """
 
     top_n: int | None = Field(default=5, description="Nodes to keep; None keeps all.")
@@ -28,8 +33,12 @@ class RerankPlusRerank(BaseNodePostprocessor):
     metadata_mode: MetadataMode = Field(
         default=MetadataMode.NONE, description="Node metadata included in the scored text."
     )
-    keep_retrieval_score: bool = Field(default=False, description="Keep the first-stage score.")
-    explain: bool = Field(default=False, description="Put the explanation in node metadata.")
+    keep_retrieval_score: bool = Field(
+        default=False, description="Keep the first-stage score in metadata['retrieval_score']."
+    )
+    explain: bool = Field(
+        default=False, description="Put the explanation in metadata['rerank_explanation']."
+    )
     _reranker: Reranker | None = PrivateAttr(default=None)
 
     def __init__(self, reranker: Reranker | None = None, **data: Any) -> None:
@@ -38,16 +47,21 @@ class RerankPlusRerank(BaseNodePostprocessor):
 
     @classmethod
     def class_name(cls) -> str:
-        return "RerankPlusRerank"
+        return "RerankPlusPostprocessor"
 
     @property
     def reranker(self) -> Reranker:
+        """The core reranker: the one given, or the one the ready classes build from fields."""
         if self._reranker is None:
             self._reranker = self.build_reranker()
         return self._reranker
 
     def build_reranker(self) -> Reranker:
-        raise ValueError("Pass the core reranker to wrap: RerankPlusRerank(reranker=...).")
+        raise ValueError(
+            "RerankPlusPostprocessor has no reranker: pass one, "
+            "RerankPlusPostprocessor(reranker=BM25Reranker()), or use a ready class "
+            "(BM25Rerank, CrossEncoderRerank, BiEncoderRerank), which from_dict can rebuild."
+        )
 
     @property
     def model_name(self) -> str:
@@ -85,15 +99,18 @@ class RerankPlusRerank(BaseNodePostprocessor):
             "threshold": self.threshold,
             "first_stage_scores": None if None in scores else scores,
             "explain": self.explain,
+            "metadata": [n.node.metadata for n in nodes]
+            if accepts_metadata(self.reranker)
+            else None,
         }
 
     def _copy(self, original: NodeWithScore, result: RankedResult) -> NodeWithScore:
-        node = original.node.model_copy()
-        node.metadata = dict(original.node.metadata)
+        metadata = dict(original.node.metadata)
         if self.keep_retrieval_score:
-            node.metadata["retrieval_score"] = original.score
+            metadata["retrieval_score"] = original.score
         if result.explanation is not None:
-            node.metadata["rerank_explanation"] = dict(result.explanation)
+            metadata["rerank_explanation"] = dict(result.explanation)
+        node = original.node.model_copy(update={"metadata": metadata})
         return NodeWithScore(node=node, score=result.relevance_score)
 
     def _finish(

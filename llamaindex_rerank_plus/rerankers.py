@@ -6,10 +6,10 @@ from llama_index.core.bridge.pydantic import Field
 from rerank_plus import Reranker
 from rerank_plus.presets import build_reranker
 
-from llamaindex_rerank_plus.postprocessor import RerankPlusRerank
+from llamaindex_rerank_plus.postprocessor import RerankPlusPostprocessor
 
 
-class BM25Rerank(RerankPlusRerank):
+class BM25Rerank(RerankPlusPostprocessor):
     """Multilingual BM25 + NLP reranking (offline, no model download)."""
 
     k1: float = Field(default=1.5, description="BM25 term-frequency saturation.")
@@ -24,7 +24,7 @@ class BM25Rerank(RerankPlusRerank):
         return build_reranker("bm25", k1=self.k1, b=self.b, language=self.language)
 
 
-class CrossEncoderRerank(RerankPlusRerank):
+class CrossEncoderRerank(RerankPlusPostprocessor):
     """Cross-encoder reranking (sentence-transformers); ``model=None`` picks one per language."""
 
     model: str | None = Field(default=None, description="Model name or local folder.")
@@ -32,6 +32,7 @@ class CrossEncoderRerank(RerankPlusRerank):
     batch_size: int = Field(default=32, description="Pairs per forward pass.")
     max_length: int | None = Field(default=None, description="Tokens per pair.")
     long_documents: str = Field(default="truncate", description="truncate or max_passage.")
+    language: str | None = Field(default=None, description="Pick the default model for it.")
 
     @classmethod
     def class_name(cls) -> str:
@@ -45,10 +46,11 @@ class CrossEncoderRerank(RerankPlusRerank):
             batch_size=self.batch_size,
             max_length=self.max_length,
             long_documents=self.long_documents,
+            language=self.language,
         )
 
 
-class BiEncoderRerank(RerankPlusRerank):
+class BiEncoderRerank(RerankPlusPostprocessor):
     """Reranking by embedding cosine similarity, for lexical first stages."""
 
     model: str | None = Field(default=None, description="sentence-transformers model or folder.")
