@@ -94,8 +94,10 @@ class FusionReranker(Reranker):
         *,
         first_stage_scores: Sequence[float] | None = None,
         explain: bool = False,
+        **context: Any,
     ) -> Scores:
-        inner = self.reranker.score_candidates(query, documents, explain=explain)
+        """``context`` (the documents' ``metadata``, when given) goes to the inner reranker."""
+        inner = self.reranker.score_candidates(query, documents, explain=explain, **context)
         if first_stage_scores is None:
             return inner
         if self.method == "rrf":
