@@ -7,6 +7,7 @@ import statistics
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rerank_plus.evaluation.beir import Collection
 from rerank_plus.evaluation.metrics import paired_p_value, score_run
@@ -43,7 +44,7 @@ class Evaluation:
 
 
 def select_queries(
-    collection: Collection, run: Mapping[str, Sequence[str]], limit: int | None
+    collection: Collection, run: Mapping[str, Sequence[Any]], limit: int | None
 ) -> list[str]:
     """Judged queries that have candidates, sorted by id; ``limit`` keeps the first ones."""
     ids = sorted(q for q in collection.qrels if q in run and q in collection.queries)
