@@ -77,9 +77,12 @@ FUSIONS: dict[str, Fusion] = {
     "RRF k=60": ReciprocalRankFusion(k=60),
     "RRF k=60, alpha 0.8": ReciprocalRankFusion(k=60, alpha=0.8),
     **{
-        f"weighted {norm}, alpha {alpha}": WeightedFusion(alpha=alpha, normalization=norm)
-        for norm in ("minmax", "zscore")
-        for alpha in (0.3, 0.5, 0.7, 0.8, 0.9)
+        f"weighted minmax, alpha {alpha}": WeightedFusion(alpha=alpha)
+        for alpha in (0.3, 0.5, 0.6, 0.65, 0.7, 0.8, 0.9)
+    },
+    **{
+        f"weighted zscore, alpha {alpha}": WeightedFusion(alpha=alpha, normalization="zscore")
+        for alpha in (0.5, 0.7, 0.9)
     },
 }
 
