@@ -101,7 +101,7 @@ class CrossEncoderReranker(Reranker):
         self.language = language
         self._analyzer = analyzer
         self._models: dict[str, Any] = {}
-        self._cache: LRUCache[tuple[float, float, int | None]] = LRUCache(cache_size)
+        self._cache: LRUCache[tuple[float, float, int, int]] = LRUCache(cache_size)
 
     def model_for(self, query: str, documents: Sequence[str] = ()) -> str:
         """The model that scores ``query``: the one given, or the default for its language.
@@ -147,7 +147,7 @@ class CrossEncoderReranker(Reranker):
             for key, value in zip(missing, predicted, strict=True):
                 self._cache.put(key, value)
                 found[key] = value
-        values = [found[key] or (0.0, 0.0, None) for key in keys]
+        values = [found[key] or (0.0, 0.0, 0, 1) for key in keys]
         explanations = None
         if explain:
             explanations = [_explanation(name, *value) for value in values]
@@ -155,7 +155,7 @@ class CrossEncoderReranker(Reranker):
 
     def _predict(
         self, name: str, query: str, texts: list[str]
-    ) -> list[tuple[float, float, int | None]]:
+    ) -> list[tuple[float, float, int, int]]:
         """Score distinct texts: whole, or window by window keeping each text's best window."""
         import torch
 
@@ -178,25 +178,25 @@ class CrossEncoderReranker(Reranker):
             )
             for i, output in zip(batch, outputs, strict=True):
                 logits[i] = output
-        results: list[tuple[float, float, int | None]] = []
+        results: list[tuple[float, float, int, int]] = []
         position = 0
         for group in pieces:
             scored = [_logit_and_probability(logits[position + i]) for i in range(len(group))]
             best = max(range(len(group)), key=lambda i: (scored[i][1], -i))
-            window = best if len(group) > 1 else None
-            results.append((scored[best][0], scored[best][1], window))
+            results.append((scored[best][0], scored[best][1], best, len(group)))
             position += len(group)
         return results
 
 
-def _explanation(name: str, logit: float, probability: float, window: int | None) -> dict:
+def _explanation(name: str, logit: float, probability: float, window: int, windows: int) -> dict:
     explanation: dict[str, Any] = {
         "model": name,
         "cross_encoder_logit": logit,
         "cross_encoder_probability": probability,
     }
-    if window is not None:
+    if windows > 1:  # long_documents="max_passage" split this document
         explanation["best_window"] = window
+        explanation["windows"] = windows
     return explanation
 
 

@@ -140,6 +140,8 @@ def test_max_passage_finds_what_truncation_cuts_off(tiny_cross_encoder_path) -> 
     assert found[0].relevance_score > 0.5 > cut[1]
     last_window = len(windows(long_document, size=30, overlap=10)) - 1
     assert found[0].explanation["best_window"] == last_window  # where the keyword is
+    assert found[0].explanation["windows"] == last_window + 1
+    assert "best_window" not in found[1].explanation  # a short document is one window
 
 
 def test_explanation_names_the_model_and_the_probability(reranker, tiny_cross_encoder_path):
