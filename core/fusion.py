@@ -3,7 +3,7 @@
 Two rules, each per query:
 
 - ``weighted``: ``alpha * norm(rerank) + (1 - alpha) * norm(first_stage)``, with ``norm`` min-max
-  (to [0, 1]) or z-score (then squashed to [0, 1] by the logistic function). A constant list
+  or z-score as :mod:`rerank_plus.combine.normalize` defines them (both in [0, 1]). A constant list
   (every score equal) normalizes to 0.5, so it neither helps nor hurts.
 - ``rrf``: reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009),
   ``sum(1 / (k + rank))`` over the two rankings, k = 60; scale-free, so no normalization.
@@ -11,40 +11,24 @@ Two rules, each per query:
 
 from __future__ import annotations
 
-import math
-import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from rerank_plus.combine.fusion import ranks
+from rerank_plus.combine.normalize import NORMALIZERS
 from rerank_plus.reranker import Reranker, Scores
 
 FUSION_METHODS = ("rrf", "weighted")
-NORMALIZATIONS = ("minmax", "zscore")
+NORMALIZATIONS = tuple(NORMALIZERS)
 
 
 def normalize(values: Sequence[float], method: str = "minmax") -> list[float]:
-    """Map one query's scores to [0, 1]; constant input maps to 0.5."""
-    if not values:
-        return []
-    if method == "minmax":
-        low, high = min(values), max(values)
-        return [0.5] * len(values) if high == low else [(v - low) / (high - low) for v in values]
-    if method == "zscore":
-        spread = statistics.pstdev(values)
-        if spread == 0:
-            return [0.5] * len(values)
-        mean = statistics.fmean(values)
-        return [1.0 / (1.0 + math.exp(-(v - mean) / spread)) for v in values]
-    raise ValueError(f"normalization must be one of {', '.join(NORMALIZATIONS)}, got {method!r}.")
-
-
-def ranks(values: Sequence[float]) -> list[int]:
-    """1-based rank of each value, best (highest) first, ties in input order."""
-    order = sorted(range(len(values)), key=lambda i: (-values[i], i))
-    rank = [0] * len(values)
-    for position, index in enumerate(order, start=1):
-        rank[index] = position
-    return rank
+    """Map one query's scores to [0, 1] (constant input maps to 0.5); see ``combine.normalize``."""
+    if method not in NORMALIZATIONS:
+        raise ValueError(
+            f"normalization must be one of {', '.join(NORMALIZATIONS)}, got {method!r}."
+        )
+    return NORMALIZERS[method](values)
 
 
 class FusionReranker(Reranker):
