@@ -32,9 +32,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="comma-separated: bm25, bm25-fit, bm25-naive, bi-encoder[:M], cross-encoder[:M]",
     )
     parser.add_argument("--top-n", type=int, default=10, help="results handed to the LLM")
-    parser.add_argument("--max-queries", type=int, help="the first N judged queries (by id)")
+    parser.add_argument(
+        "--max-queries",
+        type=int,
+        help="evaluate a fixed random sample of N judged queries (the same N gives the same ones)",
+    )
     parser.add_argument("--json", dest="json_path", help="write the results as JSON here")
-    parser.add_argument("--plot", help="draw Recall@k and Hit@k curves into this PNG")
+    parser.add_argument("--plot", help="draw Recall@k and nDCG@k curves (k = 1..K) into this PNG")
     parser.set_defaults(run=run)
 
 
@@ -49,7 +53,7 @@ def resolve_set(name: str) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rerank_plus.evaluation import evaluate_rerankers, load_collection
+    from rerank_plus.evaluation import evaluate_rerankers, load_collection, select_queries
     from rerank_plus.evaluation.report import plot, to_table, write_json
     from rerank_plus.evaluation.stages import first_stage, reranker
 
@@ -58,18 +62,26 @@ def run(args: argparse.Namespace) -> int:
     for problem in collection.problems:
         print(f"warning: {problem}", file=sys.stderr)
     spec = f"run:{args.run_file}" if args.run_file else (args.first_stage or "shared")
-    candidates = first_stage(spec, collection, folder, args.k)
+    query_ids = select_queries(collection, args.max_queries)
     rerankers = {name: reranker(name, collection) for name in args.rerankers.split(",") if name}
+    candidates = first_stage(spec, collection, folder, args.k, query_ids)
     evaluation = evaluate_rerankers(
         collection,
         candidates,
         rerankers,
+        query_ids=query_ids,
         first_stage_name=spec,
         k=args.k,
         top_n=args.top_n,
-        max_queries=args.max_queries,
         progress=True,
     )
+    if evaluation.queries_without_candidates:
+        missing = evaluation.queries_without_candidates
+        print(
+            f"warning: {len(missing)} judged queries have no candidates in {spec} and count as 0 "
+            f"(first: {missing[0]!r})",
+            file=sys.stderr,
+        )
     print(to_table(evaluation))
     if args.json_path:
         write_json(evaluation, args.json_path)

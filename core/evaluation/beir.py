@@ -77,38 +77,74 @@ def load_collection(folder: str | Path) -> Collection:
                     f"got {row!r}."
                 )
             query_id, document_id, score = row[0], row[1], int(row[2])
-            if query_id not in queries:
-                problems.append(
-                    f"qrels.tsv line {number}: query {query_id!r} is not in queries.jsonl"
+            unknown = [
+                f"{kind} {value!r} is not in {file}"
+                for kind, value, known, file in (
+                    ("query", query_id, queries, "queries.jsonl"),
+                    ("document", document_id, documents, "corpus.jsonl"),
                 )
-            elif document_id not in documents:
-                problems.append(
-                    f"qrels.tsv line {number}: document {document_id!r} is not in corpus.jsonl"
-                )
+                if value not in known
+            ]
+            if unknown:
+                problems.append(f"qrels.tsv line {number}: " + "; ".join(unknown))
             else:
                 qrels.setdefault(query_id, {})[document_id] = score
     return Collection(folder.name, documents, queries, qrels, problems)
 
 
 def read_run(path: str | Path) -> dict[str, list[str]]:
-    """A run file (query-id, doc-id, rank, score per line; plain or .gz) as ranked doc ids."""
+    """A run file (see :func:`read_scored_run`) as ranked doc ids per query."""
     return {query: [doc for doc, _ in rows] for query, rows in read_scored_run(path).items()}
 
 
+def _run_fields(line: str) -> tuple[str, str, str, str] | None:
+    """(query, doc, rank, score) of a run line: tab-separated ``query-id doc-id rank [score]``
+    (the shared runs), or the whitespace-separated TREC format ``qid Q0 docid rank score tag``."""
+    parts = line.split("\t")
+    if len(parts) in (3, 4):
+        return parts[0], parts[1], parts[2], parts[3] if len(parts) == 4 else ""
+    parts = line.split()
+    if len(parts) == 6:
+        return parts[0], parts[2], parts[3], parts[4]
+    return None
+
+
 def read_scored_run(path: str | Path) -> dict[str, list[tuple[str, float]]]:
-    """A run file as ranked (doc id, first-stage score) pairs; a missing score counts as 0."""
+    """A run file (plain or .gz) as (doc id, first-stage score) pairs in rank order.
+
+    Rows are ordered by their rank column (file order breaks ties); a missing score counts as
+    0. A document listed twice for one query is an error: it would be counted twice.
+    """
     path = Path(path)
     ranked: dict[str, list[tuple[int, str, float]]] = {}
+    seen: dict[tuple[str, str], int] = {}
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as handle:  # type: ignore[operator]
         for number, line in enumerate(handle, start=1):
-            parts = line.rstrip("\n").split("\t")
-            if number == 1 and parts[0] == "query-id":
+            line = line.rstrip("\n")
+            if not line.strip() or (number == 1 and line.startswith("query-id")):
                 continue
-            if len(parts) < 3 or not parts[2].isdigit():
+            fields = _run_fields(line)
+            if fields is None or not fields[2].isdigit():
                 raise ValueError(
-                    f"{path.name} line {number}: expected query-id, doc-id, rank, score."
+                    f"{path.name} line {number}: expected query-id<TAB>doc-id<TAB>rank<TAB>score "
+                    f"or TREC 'qid Q0 docid rank score tag', got {line[:80]!r}."
                 )
-            score = float(parts[3]) if len(parts) > 3 and parts[3] else 0.0
-            ranked.setdefault(parts[0], []).append((int(parts[2]), parts[1], score))
-    return {query: [(doc, s) for _, doc, s in sorted(rows)] for query, rows in ranked.items()}
+            query, doc, rank, score = fields
+            if (query, doc) in seen:
+                raise ValueError(
+                    f"{path.name} line {number}: document {doc!r} is already ranked for query "
+                    f"{query!r} on line {seen[query, doc]}; list each document once per query."
+                )
+            seen[query, doc] = number
+            try:
+                value = float(score) if score else 0.0
+            except ValueError:
+                raise ValueError(
+                    f"{path.name} line {number}: score {score!r} is not a number."
+                ) from None
+            ranked.setdefault(query, []).append((int(rank), doc, value))
+    return {
+        query: [(doc, value) for _, doc, value in sorted(rows, key=lambda row: row[0])]
+        for query, rows in ranked.items()
+    }

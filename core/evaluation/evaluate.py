@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import random
 import re
 import statistics
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rerank_plus.evaluation.beir import Collection
-from rerank_plus.evaluation.metrics import paired_p_value, score_run
+from rerank_plus.evaluation.metrics import paired_p_value, score_curves, score_run
 from rerank_plus.reranker import Reranker
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -31,6 +31,7 @@ class RerankerReport:
     latency_p95_ms: float
     documents_to_llm: float
     tokens_to_llm: float
+    curves: dict[str, list[float]] = field(repr=False)  # {"nDCG@k": [k = 1..K], ...}
 
 
 @dataclass(frozen=True)
@@ -41,17 +42,25 @@ class Evaluation:
     top_n: int
     query_ids: list[str]
     reports: list[RerankerReport]
+    #: Judged queries the first stage gave no candidate: they count as 0 in every metric.
+    queries_without_candidates: list[str] = field(default_factory=list)
 
 
-def select_queries(
-    collection: Collection, run: Mapping[str, Sequence[Any]], limit: int | None
-) -> list[str]:
-    """Judged queries that have candidates, sorted by id; ``limit`` keeps the first ones."""
-    ids = sorted(q for q in collection.qrels if q in run and q in collection.queries)
-    return ids[:limit] if limit else ids
+def select_queries(collection: Collection, limit: int | None = None, *, seed: int = 0) -> list[str]:
+    """The judged queries, sorted by id; ``limit`` draws a seeded random sample of that size.
+
+    A sample rather than the first ids, because ids often follow the source's order (one
+    article's questions together); the seed makes every run evaluate the same subset.
+    """
+    ids = sorted(q for q in collection.qrels if q in collection.queries)
+    if limit is None or limit >= len(ids):
+        return ids
+    if limit < 1:
+        raise ValueError(f"max_queries must be at least 1, got {limit}.")
+    return sorted(random.Random(seed).sample(ids, limit))
 
 
-def _report(name, collection, ranked, top_n, latencies, baseline) -> RerankerReport:
+def _report(name, collection, ranked, k, top_n, latencies, baseline) -> RerankerReport:
     per_query = score_run(collection.qrels, ranked)
     queries = sorted(per_query)
     metrics = {m: statistics.fmean(per_query[q][m] for q in queries) for m in per_query[queries[0]]}
@@ -74,6 +83,7 @@ def _report(name, collection, ranked, top_n, latencies, baseline) -> RerankerRep
         tokens_to_llm=statistics.fmean(
             sum(count_tokens(collection.documents[d]) for d in docs) for docs in kept
         ),
+        curves=score_curves(collection.qrels, ranked, k),
     )
 
 
@@ -82,23 +92,27 @@ def evaluate_rerankers(
     run: Mapping[str, Sequence[tuple[str, float]]],
     rerankers: Mapping[str, Reranker],
     *,
+    query_ids: Sequence[str] | None = None,
     first_stage_name: str = "first stage",
     k: int = 100,
     top_n: int = 10,
-    max_queries: int | None = None,
     progress: bool = False,
 ) -> Evaluation:
     """Score the first stage and each reranker on the same candidates (the top ``k``).
 
     ``run`` gives each query's ranked (doc id, first-stage score) pairs; the scores are passed
-    to the rerankers (fusion rerankers use them).
+    to the rerankers (fusion rerankers use them). ``query_ids`` defaults to every judged query
+    (see :func:`select_queries`); one without candidates in ``run`` counts as 0, not skipped,
+    so a first stage that misses queries is not flattered.
     """
-    query_ids = select_queries(collection, run, max_queries)
+    query_ids = list(select_queries(collection) if query_ids is None else query_ids)
     if not query_ids:
-        raise ValueError(f"No judged query of {collection.name} has candidates in the run.")
-    candidates = {q: [doc for doc, _ in run[q][:k]] for q in query_ids}
-    first_scores = {q: [score for _, score in run[q][:k]] for q in query_ids}
-    baseline = _report(first_stage_name, collection, candidates, top_n, [], None)
+        raise ValueError(f"{collection.name} has no judged query to evaluate.")
+    if k < 1 or top_n < 1:
+        raise ValueError(f"k and top_n must be at least 1, got k={k}, top_n={top_n}.")
+    candidates = {q: [doc for doc, _ in run.get(q, [])[:k]] for q in query_ids}
+    first_scores = {q: [score for _, score in run.get(q, [])[:k]] for q in query_ids}
+    baseline = _report(first_stage_name, collection, candidates, k, top_n, [], None)
     reports = [baseline]
     for name, reranker in rerankers.items():
         ranked: dict[str, list[str]] = {}
@@ -110,6 +124,9 @@ def evaluate_rerankers(
             iterator = tqdm(query_ids, desc=name, unit="query", leave=False)
         for q in iterator:
             docs = candidates[q]
+            if not docs:
+                ranked[q] = []
+                continue
             start = time.perf_counter()
             results = reranker.rank(
                 collection.queries[q],
@@ -118,5 +135,6 @@ def evaluate_rerankers(
             )
             latencies.append((time.perf_counter() - start) * 1000)
             ranked[q] = [docs[r.index] for r in results]
-        reports.append(_report(name, collection, ranked, top_n, latencies, baseline))
-    return Evaluation(collection.name, first_stage_name, k, top_n, query_ids, reports)
+        reports.append(_report(name, collection, ranked, k, top_n, latencies, baseline))
+    missing = [q for q in query_ids if not candidates[q]]
+    return Evaluation(collection.name, first_stage_name, k, top_n, query_ids, reports, missing)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from types import ModuleType
 
 from rerank_plus.errors import MissingExtraError
 
@@ -27,6 +28,14 @@ _MEASURES: dict[str, tuple[str, str, int | None]] = {
 METRICS: tuple[str, ...] = tuple(_MEASURES)
 
 
+def _pytrec_eval() -> ModuleType:
+    try:
+        import pytrec_eval
+    except ImportError as error:
+        raise MissingExtraError("pytrec-eval-terrier", "eval", "Evaluation metrics") from error
+    return pytrec_eval
+
+
 def _trec_run(ranked: Mapping[str, Sequence[str]], depth: int | None) -> dict:
     """Scores that fall strictly with rank: trec_eval re-sorts by score and would otherwise
     break ties by document id instead of keeping our order."""
@@ -41,10 +50,7 @@ def score_run(
     qrels: Mapping[str, Mapping[str, int]], ranked: Mapping[str, Sequence[str]]
 ) -> dict[str, dict[str, float]]:
     """``{query id: {metric: value}}`` for every judged query of ``ranked``."""
-    try:
-        import pytrec_eval
-    except ImportError as error:
-        raise MissingExtraError("pytrec-eval-terrier", "eval", "Evaluation metrics") from error
+    pytrec_eval = _pytrec_eval()
     judged = {query: dict(qrels[query]) for query in ranked if query in qrels}
     out = {query: dict.fromkeys(METRICS, 0.0) for query in judged}
     for depth in {spec[2] for spec in _MEASURES.values()}:
@@ -55,6 +61,38 @@ def score_run(
             for name, (_, key, _) in chosen.items():
                 out[query][name] = float(values[key])
     return out
+
+
+#: Curve name -> trec_eval measure family, read at every cut-off k = 1..depth.
+_CURVES = {"Recall@k": "recall", "nDCG@k": "ndcg_cut", "Hit@k": "success"}
+CURVES: tuple[str, ...] = tuple(_CURVES)
+
+
+def score_curves(
+    qrels: Mapping[str, Mapping[str, int]], ranked: Mapping[str, Sequence[str]], depth: int
+) -> dict[str, list[float]]:
+    """``{curve: [mean value at k = 1, 2, ..., depth]}`` over the judged queries of ``ranked``.
+
+    A judged query with an empty ranking counts as 0 at every k, as in :func:`score_run`.
+    """
+    if depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}.")
+    pytrec_eval = _pytrec_eval()
+    judged = {query: dict(qrels[query]) for query in ranked if query in qrels}
+    if not judged:
+        return {name: [0.0] * depth for name in _CURVES}
+    cuts = ",".join(str(k) for k in range(1, depth + 1))
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        judged, {f"{measure}.{cuts}" for measure in _CURVES.values()}
+    )
+    run = {q: docs for q, docs in _trec_run(ranked, None).items() if q in judged}
+    totals = {name: [0.0] * depth for name in _CURVES}
+    for values in evaluator.evaluate(run).values():
+        for name, measure in _CURVES.items():
+            curve = totals[name]
+            for k in range(1, depth + 1):
+                curve[k - 1] += values[f"{measure}_{k}"]
+    return {name: [total / len(judged) for total in curve] for name, curve in totals.items()}
 
 
 def paired_p_value(scores: Sequence[float], baseline: Sequence[float]) -> float:

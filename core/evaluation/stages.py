@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rerank_plus.evaluation.baselines import NaiveBM25Reranker
@@ -27,33 +27,38 @@ def _model(name: str) -> str:
 ScoredRun = dict[str, list[tuple[str, float]]]
 
 
-def first_stage(spec: str, collection: Collection, folder: Path, k: int) -> ScoredRun:
-    """Ranked (doc id, score) candidates per query: ``run:FILE``, ``dense:MODEL``, ``bm25``, or
-    the shared run."""
-    if spec == "shared":
-        return {q: docs[:k] for q, docs in read_scored_run(folder / SHARED_RUN).items()}
-    if spec.startswith("run:"):
-        return {q: docs[:k] for q, docs in read_scored_run(spec[4:]).items()}
+def first_stage(
+    spec: str, collection: Collection, folder: Path, k: int, query_ids: Sequence[str]
+) -> ScoredRun:
+    """Ranked (doc id, score) candidates for ``query_ids``: ``run:FILE``, ``dense:MODEL``,
+    ``bm25`` (over the whole corpus), or ``shared`` (the set's shared dense run)."""
+    if spec == "shared" or spec.startswith("run:"):
+        path = folder / SHARED_RUN if spec == "shared" else Path(spec[4:])
+        run = read_scored_run(path)
+        return {q: run[q][:k] for q in query_ids if q in run}
     ids = list(collection.documents)
     texts = [collection.documents[i] for i in ids]
     if spec == "bm25":
         reranker = BM25Reranker().fit(texts)
         return {
-            q: [(ids[r.index], r.score) for r in reranker.rank(text, texts, top_n=k)]
-            for q, text in collection.queries.items()
-            if q in collection.qrels
+            q: [
+                (ids[r.index], r.score)
+                for r in reranker.rank(collection.queries[q], texts, top_n=k)
+            ]
+            for q in query_ids
         }
     if spec.startswith("dense:"):
         from sentence_transformers import SentenceTransformer
 
         model = SentenceTransformer(_model(spec[6:]), device="cpu")
         vectors = model.encode(texts, normalize_embeddings=True, batch_size=32)
-        judged = [q for q in collection.queries if q in collection.qrels]
-        queries = model.encode([collection.queries[q] for q in judged], normalize_embeddings=True)
+        queries = model.encode(
+            [collection.queries[q] for q in query_ids], normalize_embeddings=True
+        )
         scores = queries @ vectors.T
         return {
             q: [(ids[i], float(row[i])) for i in (-row).argsort(kind="stable")[:k]]
-            for q, row in zip(judged, scores, strict=True)
+            for q, row in zip(query_ids, scores, strict=True)
         }
     raise ValueError(f"Unknown first stage {spec!r}; use run:FILE, dense:MODEL, bm25 or shared.")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from rerank_plus.evaluation import paired_p_value, score_run
+from rerank_plus.evaluation import CURVES, paired_p_value, score_curves, score_run
 
 
 def test_metrics_match_a_hand_computed_example() -> None:
@@ -33,6 +33,31 @@ def test_rank_order_is_kept_even_where_ids_would_sort_otherwise() -> None:
 def test_mrr_is_cut_at_ten() -> None:
     ranked = {"q": [f"x{i}" for i in range(10)] + ["hit"]}
     assert score_run({"q": {"hit": 1}}, ranked)["q"]["MRR@10"] == 0.0
+
+
+def test_curves_match_a_hand_computed_example() -> None:
+    qrels = {"q1": {"d1": 1, "d3": 2}, "q2": {"d9": 1}}
+    ranked = {"q1": ["d2", "d1", "d3"], "q2": []}  # q2 retrieved nothing: 0 at every k
+    curves = score_curves(qrels, ranked, depth=4)
+    assert set(curves) == set(CURVES) == {"Recall@k", "nDCG@k", "Hit@k"}
+    assert curves["Recall@k"] == pytest.approx([0, 0.25, 0.5, 0.5])
+    assert curves["Hit@k"] == pytest.approx([0, 0.5, 0.5, 0.5])
+    ideal = 2 + 1 / math.log2(3)
+    q1_ndcg = [0, (1 / math.log2(3)) / ideal, (1 / math.log2(3) + 2 / math.log2(4)) / ideal]
+    assert curves["nDCG@k"] == pytest.approx([v / 2 for v in [*q1_ndcg, q1_ndcg[-1]]])
+
+
+def test_curves_agree_with_the_fixed_metrics() -> None:
+    qrels = {"a": {"d3": 1, "d7": 2}, "b": {"d1": 1}}
+    ranked = {"a": [f"d{i}" for i in range(12)], "b": ["d5", "d1", "d2"]}
+    per_query = score_run(qrels, ranked)
+    curves = score_curves(qrels, ranked, depth=10)
+    for metric, curve in (("nDCG@10", "nDCG@k"), ("R@5", "Recall@k"), ("Hit@1", "Hit@k")):
+        k = int(metric.split("@")[1])
+        mean = sum(values[metric] for values in per_query.values()) / 2
+        assert curves[curve][k - 1] == pytest.approx(mean)
+    with pytest.raises(ValueError, match="depth must be at least 1"):
+        score_curves(qrels, ranked, depth=0)
 
 
 def test_paired_p_value() -> None:
