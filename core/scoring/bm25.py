@@ -41,35 +41,33 @@ class CorpusStatistics:
 class _LuceneIdfOkapi(BM25Okapi):
     """rank-bm25's Okapi scorer with Lucene's always-positive IDF, fed counted terms.
 
-    rank-bm25 counts each document's tokens when it is built; our analyses already carry those
-    counts (cached with the analysis), so ``_initialize`` takes them as they are. IDF is
-    computed for the query's terms only (:meth:`use_idf_for`), not for every word of the
-    candidates.
+    rank-bm25 counts each document's tokens and every term's document frequency when it is
+    built; our analyses already carry the counts (cached with the analysis), and only the
+    query's terms need a document frequency, so ``_initialize`` takes the counts as they are
+    and :meth:`use_idf_for` counts the frequencies of the query terms alone.
     """
 
     def _initialize(self, corpus: list[Mapping[str, int]]) -> dict[str, int]:
-        document_frequency: dict[str, int] = {}
-        for frequencies in corpus:
-            self.doc_freqs.append(frequencies)
-            self.doc_len.append(sum(frequencies.values()))
-            for term in frequencies:
-                document_frequency[term] = document_frequency.get(term, 0) + 1
+        self.doc_freqs = list(corpus)
+        self.doc_len = [sum(frequencies.values()) for frequencies in corpus]
         self.corpus_size = len(corpus)
         self.avgdl = sum(self.doc_len) / self.corpus_size
-        return document_frequency
+        return {}
 
     def _calc_idf(self, nd: dict[str, int]) -> None:
-        self.document_frequency: Mapping[str, int] = nd
         self.idf: dict[str, float] = {}
 
     def use_idf_for(self, terms: Sequence[str], statistics: CorpusStatistics | None = None) -> None:
         """Compute the IDF of ``terms``, from the candidates or from corpus statistics."""
-        n, frequency = self.corpus_size, self.document_frequency
-        if statistics is not None:
-            n, frequency = statistics.n_documents, statistics.document_frequency
         for term in terms:
-            if term not in self.idf:
-                self.idf[term] = lucene_idf(n, frequency.get(term, 0))
+            if term in self.idf:
+                continue
+            if statistics is not None:
+                n, frequency = statistics.n_documents, statistics.document_frequency.get(term, 0)
+            else:
+                n = self.corpus_size
+                frequency = sum(1 for frequencies in self.doc_freqs if term in frequencies)
+            self.idf[term] = lucene_idf(n, frequency)
 
 
 class BM25Reranker(Reranker):
