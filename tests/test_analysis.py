@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from rerank_plus import Analyzer
+from rerank_plus.analysis.cache import SHORT_TEXT, content_key
 from rerank_plus.analysis.language import Detection, resolve_languages
 from rerank_plus.analysis.tokenize import chunks
 
@@ -96,6 +97,18 @@ def test_analysis_is_cached_per_text_and_language() -> None:
     first = analyzer.analyze("Marathon training plans", "en")
     assert analyzer.analyze("Marathon training plans", "en") is first
     assert analyzer.analyze("Marathon training plans", "de") is not first
+
+
+def test_long_texts_are_cached_under_a_small_digest() -> None:
+    long_text = "Marathon training plans. " * 200  # over SHORT_TEXT characters
+    assert len(long_text) > SHORT_TEXT
+    key = content_key(long_text)
+    assert isinstance(key, bytes) and len(key) == 16
+    assert content_key("".join(long_text)) == key and content_key(long_text + ".") != key
+    assert content_key("short text") == "short text"
+    analyzer = Analyzer()
+    first = analyzer.analyze(long_text, "en")
+    assert analyzer.analyze(" ".join(long_text.split(" ")), "en") is first
 
 
 def test_cache_can_be_disabled() -> None:

@@ -11,8 +11,16 @@ from typing import Generic, TypeVar
 V = TypeVar("V")
 
 
-def content_key(text: str) -> bytes:
-    """A 16-byte digest of ``text``: cache keys stay small even for a 1 MB document."""
+#: Texts up to this many characters are their own cache key.
+SHORT_TEXT = 2048
+
+
+def content_key(text: str) -> str | bytes:
+    """A cache key for ``text``: the text itself when short (Python caches a string's hash, so
+    repeated lookups cost almost nothing), a 16-byte digest when long, so that keys stay small
+    even for a 1 MB document. A str key never equals a bytes key."""
+    if len(text) <= SHORT_TEXT:
+        return text
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
