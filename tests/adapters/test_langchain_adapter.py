@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 
 import pytest
 from langchain_core.documents import Document
@@ -120,21 +119,13 @@ def test_copies_keep_id_and_metadata_and_add_relevance_score():
     assert [d.model_dump() for d in documents] == before
 
 
-def test_async_runs_the_reranker_off_the_event_loop():
-    threads: list[threading.Thread] = []
-
-    class Watched(BM25Reranker):
-        def score(self, query, documents, *, explain=False):
-            threads.append(threading.current_thread())
-            return super().score(query, documents, explain=explain)
-
+def test_async_runs_the_reranker_off_the_event_loop(thread_recording_bm25):
     documents = documents_of(["cats sleep", "marathon training plan", "river"])
-    compressor = RerankPlusCompressor(reranker=Watched(), top_n=2)
+    compressor = RerankPlusCompressor(reranker=thread_recording_bm25, top_n=2)
     sync = compressor.compress_documents(documents, "marathon training")
     asynchronous = asyncio.run(compressor.acompress_documents(documents, "marathon training"))
     assert asynchronous == sync
-    assert threads[0] is threading.main_thread()
-    assert threads[1] is not threading.main_thread()
+    assert thread_recording_bm25.ran_sync_then_in_a_worker()
 
 
 def test_first_stage_scores_from_metadata_reach_a_fusion_reranker():

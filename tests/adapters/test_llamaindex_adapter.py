@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 
 import pytest
 from llama_index.core.callbacks import CallbackManager, CBEventType
@@ -98,21 +97,13 @@ def test_bi_encoder_rerank_agrees_with_the_vector_retriever(
             assert node.score == pytest.approx((1 + cosines[node.node.node_id]) / 2, abs=1e-5)
 
 
-def test_async_runs_the_reranker_off_the_event_loop():
-    threads: list[threading.Thread] = []
-
-    class Watched(BM25Reranker):
-        def score(self, query, documents, *, explain=False):
-            threads.append(threading.current_thread())
-            return super().score(query, documents, explain=explain)
-
+def test_async_runs_the_reranker_off_the_event_loop(thread_recording_bm25):
     nodes = nodes_of(["cats sleep", "marathon training plan", "river bank"])
-    postprocessor = RerankPlusPostprocessor(reranker=Watched(), top_n=2)
+    postprocessor = RerankPlusPostprocessor(reranker=thread_recording_bm25, top_n=2)
     sync = postprocessor.postprocess_nodes(nodes, query_str="marathon training")
     asynchronous = asyncio.run(postprocessor.apostprocess_nodes(nodes, query_str="marathon"))
     assert ids(asynchronous) == ids(sync) == ["node-1", "node-0"]
-    assert threads[0] is threading.main_thread()
-    assert threads[1] is not threading.main_thread()
+    assert thread_recording_bm25.ran_sync_then_in_a_worker()
 
 
 def test_nodes_are_copied_not_mutated_and_metadata_is_kept():
