@@ -12,14 +12,19 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rerank_plus.reranker import Reranker, Scores
+from rerank_plus.reranker import Context, Reranker, Scores, order_scores
 
 logger = logging.getLogger(__name__)
 
 
-def _order(relevance: Sequence[float], raw: Sequence[float], ids: Sequence[int]) -> list[int]:
-    """Positions into ``ids``, best first; ties keep input order (the library's rule)."""
-    return sorted(range(len(ids)), key=lambda p: (-relevance[p], -raw[p], ids[p]))
+def _restrict(context: Mapping[str, Any], ids: Sequence[int]) -> Context:
+    """The context of the candidates ``ids`` only: a later stage sees its survivors' share."""
+    first, metadata = context.get("first_stage_scores"), context.get("metadata")
+    return Context(
+        explain=context.get("explain", False),
+        first_stage_scores=None if first is None else [first[i] for i in ids],
+        metadata=None if metadata is None else [metadata[i] for i in ids],
+    )
 
 
 class Cascade(Reranker):
@@ -66,58 +71,36 @@ class Cascade(Reranker):
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
         return self.score_candidates(query, documents, explain=explain)
 
-    def score_candidates(
-        self,
-        query: str,
-        documents: Sequence[str],
-        *,
-        first_stage_scores: Sequence[float] | None = None,
-        explain: bool = False,
-        metadata: Sequence[Mapping[str, Any]] | None = None,
-    ) -> Scores:
+    def score_candidates(self, query: str, documents: Sequence[str], **context: Any) -> Scores:
+        """Each stage orders the survivors of the one before; the last stage's scores count."""
+        explain = context.get("explain", False)
         n = len(documents)
         ids = list(range(n))
         raw, relevance = [0.0] * n, [0.0] * n
         trace: list[list[dict[str, Any]]] = [[] for _ in range(n)]
         for number, (stage, count) in enumerate(zip(self.stages, self.keep, strict=True)):
             started = time.perf_counter()
-            extra: dict[str, Any] = {}
-            if metadata is not None:
-                extra["metadata"] = [metadata[i] for i in ids]
-            first = None if first_stage_scores is None else [first_stage_scores[i] for i in ids]
             scores = stage.score_candidates(
-                query,
-                [documents[i] for i in ids],
-                first_stage_scores=first,
-                explain=explain,
-                **extra,
+                query, [documents[i] for i in ids], **_restrict(context, ids)
             )
-            alive = [p for p in range(len(ids)) if scores.kept is None or scores.kept[p]]
-            order = [
-                alive[p]
-                for p in _order(
-                    [scores.relevance[p] for p in alive],
-                    [scores.raw[p] for p in alive],
-                    [ids[p] for p in alive],
-                )
-            ]
-            survivors = order if count is None else order[:count]
+            ordered = order_scores(scores, explain=explain)
+            survivors = ordered if count is None else ordered[:count]
             if explain:
-                for rank, p in enumerate(order, start=1):
+                for rank, result in enumerate(ordered, start=1):
                     step = {
                         "stage": number,
                         "reranker": type(stage).__name__,
-                        "score": float(scores.raw[p]),
-                        "relevance_score": float(scores.relevance[p]),
+                        "score": result.score,
+                        "relevance_score": result.relevance_score,
                         "rank": rank,
                         "kept": rank <= len(survivors),
                     }
-                    if scores.explanations is not None:
-                        step["explanation"] = dict(scores.explanations[p])
-                    trace[ids[p]].append(step)
-            for p in survivors:
-                raw[ids[p]] = float(scores.raw[p])
-                relevance[ids[p]] = float(scores.relevance[p])
+                    if result.explanation is not None:
+                        step["explanation"] = dict(result.explanation)
+                    trace[ids[result.index]].append(step)
+            for result in survivors:
+                raw[ids[result.index]] = result.score
+                relevance[ids[result.index]] = result.relevance_score
             logger.debug(
                 "cascade stage %d (%s): %d in, %d kept, %.1f ms",
                 number,
@@ -126,7 +109,8 @@ class Cascade(Reranker):
                 len(survivors),
                 1000 * (time.perf_counter() - started),
             )
-            ids = [ids[p] for p in survivors]
+            # input order, so that the next stage breaks its ties as the caller's list does
+            ids = sorted(ids[result.index] for result in survivors)
         kept = [False] * n
         for i in ids:
             kept[i] = True

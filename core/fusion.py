@@ -1,11 +1,11 @@
-"""Fusion with the first stage: the vector score still carries meaning, so combine it.
+"""FusionReranker: one reranker fused with the first stage, the common case in one line.
 
-Two rules, each per query:
+A preset: the fusion itself is :mod:`rerank_plus.combine.fusion` (the rules :class:`Pipeline`
+uses), so both give the same values:
 
-- ``weighted``: ``alpha * norm(rerank) + (1 - alpha) * norm(first_stage)``, with ``norm`` min-max
-  or z-score as :mod:`rerank_plus.combine.normalize` defines them (both in [0, 1]). A constant list
-  (every score equal) normalizes to 0.5, so it neither helps nor hurts.
-- ``rrf``: reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009),
+- ``weighted``: ``alpha * norm(rerank) + (1 - alpha) * norm(first_stage)``, ``norm`` min-max or
+  z-score per query; a constant list normalizes to 0.5, so it neither helps nor hurts.
+- ``rrf``: unweighted reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009),
   ``sum(1 / (k + rank))`` over the two rankings, k = 60; scale-free, so no normalization.
 """
 
@@ -14,28 +14,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rerank_plus.combine.fusion import ranks
+from rerank_plus.combine.fusion import Fusion, ReciprocalRankFusion, WeightedFusion
 from rerank_plus.combine.normalize import NORMALIZERS
 from rerank_plus.reranker import Reranker, Scores
 
 FUSION_METHODS = ("rrf", "weighted")
-NORMALIZATIONS = tuple(NORMALIZERS)
-
-
-def normalize(values: Sequence[float], method: str = "minmax") -> list[float]:
-    """Map one query's scores to [0, 1] (constant input maps to 0.5); see ``combine.normalize``."""
-    if method not in NORMALIZATIONS:
-        raise ValueError(
-            f"normalization must be one of {', '.join(NORMALIZATIONS)}, got {method!r}."
-        )
-    return NORMALIZERS[method](values)
 
 
 class FusionReranker(Reranker):
-    """Fuses a reranker's scores with the first stage's scores passed to ``rank``.
+    """Fuses a reranker's scores with the first-stage scores passed to ``rank``.
 
     Without first-stage scores (``first_stage_scores=None``) it ranks by the reranker alone.
-    ``relevance_score`` is the fused value in [0, 1] (RRF is divided by its maximum, 2/(k+1)).
+    ``relevance_score`` is the fused value in [0, 1]; ``alpha`` (the weight of the rerank
+    score) applies to ``weighted``, ``k`` to ``rrf``. For boosts and selection rules on top,
+    use :class:`rerank_plus.Pipeline` with a fusion from :mod:`rerank_plus.combine`.
 
     >>> from rerank_plus import BM25Reranker
     >>> fused = FusionReranker(BM25Reranker(), method="weighted", alpha=0.7)
@@ -56,9 +48,9 @@ class FusionReranker(Reranker):
             raise ValueError(f"method must be one of {', '.join(FUSION_METHODS)}, got {method!r}.")
         if not 0.0 <= alpha <= 1.0:
             raise ValueError(f"alpha (weight of the rerank score) must be in [0, 1], got {alpha}.")
-        if normalization not in NORMALIZATIONS:
+        if normalization not in NORMALIZERS:
             raise ValueError(
-                f"normalization must be one of {', '.join(NORMALIZATIONS)}, got {normalization!r}."
+                f"normalization must be one of {', '.join(NORMALIZERS)}, got {normalization!r}."
             )
         if k < 1:
             raise ValueError(f"k must be >= 1, got {k}.")
@@ -67,43 +59,30 @@ class FusionReranker(Reranker):
         self.alpha = alpha
         self.normalization = normalization
         self.k = k
+        self.fusion: Fusion = (
+            ReciprocalRankFusion(k=k) if method == "rrf" else WeightedFusion(alpha, normalization)
+        )
 
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
         return self.reranker.score(query, documents, explain=explain)
 
-    def score_candidates(
-        self,
-        query: str,
-        documents: Sequence[str],
-        *,
-        first_stage_scores: Sequence[float] | None = None,
-        explain: bool = False,
-        **context: Any,
-    ) -> Scores:
-        """``context`` (the documents' ``metadata``, when given) goes to the inner reranker."""
-        inner = self.reranker.score_candidates(query, documents, explain=explain, **context)
-        if first_stage_scores is None:
+    def score_candidates(self, query: str, documents: Sequence[str], **context: Any) -> Scores:
+        """The inner reranker's scores fused with the first stage's; ``metadata`` goes to it."""
+        explain = context.get("explain", False)
+        first = context.get("first_stage_scores")
+        inner = self.reranker.score_candidates(
+            query, documents, explain=explain, metadata=context.get("metadata")
+        )
+        if first is None:
             return inner
-        if self.method == "rrf":
-            rerank_ranks, first_ranks = ranks(inner.raw), ranks(first_stage_scores)
-            top = 2.0 / (self.k + 1)
-            fused = [
-                (1 / (self.k + a) + 1 / (self.k + b)) / top
-                for a, b in zip(rerank_ranks, first_ranks, strict=True)
-            ]
-        else:
-            mine = normalize(inner.raw, self.normalization)
-            theirs = normalize(first_stage_scores, self.normalization)
-            fused = [
-                self.alpha * a + (1 - self.alpha) * b for a, b in zip(mine, theirs, strict=True)
-            ]
+        fused = self.fusion.fuse(inner.raw, first).values
         explanations = None
         if explain:
             explanations = [
                 {
                     **(inner.explanations[i] if inner.explanations else {}),
                     "rerank_score": inner.raw[i],
-                    "first_stage_score": first_stage_scores[i],
+                    "first_stage_score": first[i],
                     "fusion": self._describe(),
                     "fused_score": fused[i],
                 }

@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rerank_plus.combine.boosts import Boost
 from rerank_plus.combine.fusion import Fusion
-from rerank_plus.reranker import Reranker, Scores
+from rerank_plus.reranker import RankRequest, Reranker, Scores
 from rerank_plus.results import RankedResult
 from rerank_plus.selection.budget import TokenBudget
 from rerank_plus.selection.cutoff import Cutoff
 from rerank_plus.selection.diversity import MaximalMarginalRelevance
-from rerank_plus.validation import check_documents, check_threshold, check_top_n
+from rerank_plus.selection.order import select_results
+from rerank_plus.validation import check_threshold, check_top_n
 
 logger = logging.getLogger(__name__)
 
@@ -78,19 +78,12 @@ class Pipeline(Reranker):
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
         return self.score_candidates(query, documents, explain=explain)
 
-    def score_candidates(
-        self,
-        query: str,
-        documents: Sequence[str],
-        *,
-        first_stage_scores: Sequence[float] | None = None,
-        explain: bool = False,
-        metadata: Sequence[Mapping[str, Any]] | None = None,
-    ) -> Scores:
-        extra = {} if metadata is None else {"metadata": metadata}
-        base = self.reranker.score_candidates(
-            query, documents, first_stage_scores=first_stage_scores, explain=explain, **extra
-        )
+    def score_candidates(self, query: str, documents: Sequence[str], **context: Any) -> Scores:
+        """The reranker's scores, fused with the first stage's, boosted on the metadata."""
+        base = self.reranker.score_candidates(query, documents, **context)
+        explain = context.get("explain", False)
+        first_stage_scores = context.get("first_stage_scores")
+        metadata = context.get("metadata")
         n = len(documents)
         alive = [i for i in range(n) if base.kept is None or base.kept[i]]
         relevance = [float(v) for v in base.relevance]
@@ -140,33 +133,15 @@ class Pipeline(Reranker):
                     notes[i]["boosts"] = applied
         return Scores(raw, relevance, notes if explain else None, base.kept)
 
-    def rank(
-        self,
-        query: str,
-        documents: Sequence[str],
-        top_n: int | None = None,
-        threshold: float | None = None,
-        *,
-        first_stage_scores: Sequence[float] | None = None,
-        explain: bool = False,
-        metadata: Sequence[Mapping[str, Any]] | None = None,
-    ) -> list[RankedResult]:
-        started = time.perf_counter()
-        top_n = check_top_n(top_n) if top_n is not None else self.top_n
-        threshold = check_threshold(threshold) if threshold is not None else self.threshold
-        scored = super().rank(
-            query,
-            documents,
-            None,
-            None,
-            first_stage_scores=first_stage_scores,
-            explain=explain,
-            metadata=metadata,
-        )
-        texts = check_documents(documents)
+    def select(self, ordered: list[RankedResult], request: RankRequest) -> list[RankedResult]:
+        """Threshold, cutoff, diversity, top-n, then the token budget; ``top_n`` and
+        ``threshold`` given to ``rank`` override the pipeline's own."""
+        documents = request.documents
+        top_n = self.top_n if request.top_n is None else request.top_n
+        threshold = self.threshold if request.threshold is None else request.threshold
         cut: dict[str, int] = {}
-        kept = [r for r in scored if threshold is None or r.relevance_score >= threshold]
-        cut["threshold"] = len(scored) - len(kept)
+        kept = select_results(ordered, threshold=threshold)
+        cut["threshold"] = len(ordered) - len(kept)
         relevance_rank = {r.index: rank for rank, r in enumerate(kept, start=1)}
         if self.cutoff is not None:
             count = self.cutoff.keep([r.relevance_score for r in kept])
@@ -174,7 +149,7 @@ class Pipeline(Reranker):
         closest: dict[int, float] = {}
         if self.diversity is not None and kept:
             order, similar = self.diversity.order_explained(
-                [r.relevance_score for r in kept], [texts[r.index] for r in kept], top_n
+                [r.relevance_score for r in kept], [documents[r.index] for r in kept], top_n
             )
             closest = {kept[p].index: similar[p] for p in order}
             kept = [kept[p] for p in order]
@@ -182,17 +157,11 @@ class Pipeline(Reranker):
             cut["top_n"], kept = max(0, len(kept) - top_n), kept[:top_n]
         tokens: list[int] = []
         if self.budget is not None:
-            tokens = self.budget.count([texts[r.index] for r in kept])
+            tokens = self.budget.count([documents[r.index] for r in kept])
             count = self.budget.fit(tokens)
             cut["token_budget"], kept = len(kept) - count, kept[:count]
-        logger.debug(
-            "pipeline: %d candidates, %d kept, cut %s, %.1f ms",
-            len(texts),
-            len(kept),
-            cut,
-            1000 * (time.perf_counter() - started),
-        )
-        if not explain:
+        logger.debug("pipeline: %d candidates, %d kept, cut %s", len(documents), len(kept), cut)
+        if not request.explain:
             return kept
         stopped = next((rule for rule, count in reversed(cut.items()) if count), None)
         out = []

@@ -1,12 +1,18 @@
-"""The one interface every reranker implements: score a batch, then rank it."""
+"""The one interface every reranker implements: score a batch, then rank it.
+
+The rank flow lives here once: :meth:`Reranker.rank` validates the input, asks
+``score_candidates`` for scores, turns them into results best first (:func:`order_scores`) and
+hands those to ``select`` (threshold, then top-n). Composed rerankers (fusion, pipelines,
+cascades) change a step, never the flow.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypedDict, TypeVar, Unpack, final
 
 from rerank_plus.results import RankedResult
 from rerank_plus.selection.order import order_results, select_results
@@ -18,6 +24,9 @@ from rerank_plus.validation import (
     check_threshold,
     check_top_n,
 )
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +45,54 @@ class Scores:
     kept: Sequence[bool] | None = None
 
 
+class Context(TypedDict, total=False):
+    """What comes with the candidates besides the query, already validated by ``rank``.
+
+    ``first_stage_scores`` (the retriever's own scores) and ``metadata`` (one mapping per
+    document) are aligned with the documents; scorers that do not read them ignore them.
+    """
+
+    first_stage_scores: Sequence[float] | None
+    explain: bool
+    metadata: Sequence[Mapping[str, Any]] | None
+
+
+@dataclass(frozen=True, slots=True)
+class RankRequest:
+    """One ``rank`` call after validation: what the selection step reads besides the results."""
+
+    query: str
+    documents: list[str]
+    top_n: int | None = None
+    threshold: float | None = None
+    explain: bool = False
+
+
+def order_scores(scores: Scores, *, explain: bool) -> list[RankedResult]:
+    """The candidates ``scores`` keeps as results, best first, ties in input order."""
+    explanations = scores.explanations if explain else None
+    return order_results(
+        [
+            RankedResult(
+                index=i,
+                score=float(scores.raw[i]),
+                relevance_score=float(scores.relevance[i]),
+                explanation=explanations[i] if explanations is not None else None,
+            )
+            for i in range(len(scores.raw))
+            if scores.kept is None or scores.kept[i]
+        ]
+    )
+
+
+def _in_worker_thread(method: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+    async def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        return await asyncio.to_thread(method, *args, **kwargs)
+
+    run.__doc__ = f":meth:`{method.__name__}` in a worker thread, so it never blocks the loop."
+    return run
+
+
 class Reranker(ABC):
     """Re-scores a first stage's candidates against the query and keeps the best.
 
@@ -50,23 +107,25 @@ class Reranker(ABC):
         """Score every document against the query (inputs are already validated, non-empty)."""
 
     def score_candidates(
-        self,
-        query: str,
-        documents: Sequence[str],
-        *,
-        first_stage_scores: Sequence[float] | None = None,
-        explain: bool = False,
-        metadata: Sequence[Mapping[str, Any]] | None = None,
+        self, query: str, documents: Sequence[str], **context: Unpack[Context]
     ) -> Scores:
         """Score with the first stage's scores and the documents' metadata at hand; plain
         scorers ignore both.
 
-        Rerankers that combine their own score with the first stage's (fusion) or read metadata
-        (boosts) override this. ``metadata`` is passed only when the caller gave it, so overrides
-        that do not read metadata need not accept the keyword.
+        Rerankers that combine their own score with the first stage's (fusion), read metadata
+        (boosts) or run other rerankers (cascades) override this, taking ``**context: Any``
+        and passing it on.
         """
-        return self.score(query, documents, explain=explain)
+        return self.score(query, documents, explain=context.get("explain", False))
 
+    def select(self, ordered: list[RankedResult], request: RankRequest) -> list[RankedResult]:
+        """Keep what ``threshold`` and then ``top_n`` allow of the results, best first.
+
+        :class:`rerank_plus.Pipeline` overrides this with its selection rules.
+        """
+        return select_results(ordered, request.top_n, request.threshold)
+
+    @final
     def rank(
         self,
         query: str,
@@ -90,49 +149,21 @@ class Reranker(ABC):
         >>> [r.index for r in BM25Reranker().rank("capital of France", docs, top_n=1)]
         [0]
         """
-        query = check_query(query)
-        texts = check_documents(documents)
-        top_n = check_top_n(top_n)
-        threshold = check_threshold(threshold)
+        request = RankRequest(
+            check_query(query),
+            check_documents(documents),
+            check_top_n(top_n),
+            check_threshold(threshold),
+            explain,
+        )
+        texts = request.documents
         first_stage = check_first_stage_scores(first_stage_scores, len(texts))
-        extra = {} if metadata is None else {"metadata": check_metadata(metadata, len(texts))}
+        items = None if metadata is None else check_metadata(metadata, len(texts))
         if not texts:
             return []
         scores = self.score_candidates(
-            query, texts, first_stage_scores=first_stage, explain=explain, **extra
+            request.query, texts, first_stage_scores=first_stage, explain=explain, metadata=items
         )
-        explanations = scores.explanations if explain else None
-        results = [
-            RankedResult(
-                index=i,
-                score=float(scores.raw[i]),
-                relevance_score=float(scores.relevance[i]),
-                explanation=explanations[i] if explanations is not None else None,
-            )
-            for i in range(len(texts))
-            if scores.kept is None or scores.kept[i]
-        ]
-        return select_results(order_results(results), top_n, threshold)
+        return self.select(order_scores(scores, explain=explain), request)
 
-    async def arank(
-        self,
-        query: str,
-        documents: Sequence[str],
-        top_n: int | None = None,
-        threshold: float | None = None,
-        *,
-        first_stage_scores: Sequence[float] | None = None,
-        explain: bool = False,
-        metadata: Sequence[Mapping[str, Any]] | None = None,
-    ) -> list[RankedResult]:
-        """:meth:`rank` in a worker thread, so scoring never blocks the event loop."""
-        return await asyncio.to_thread(
-            self.rank,
-            query,
-            documents,
-            top_n,
-            threshold,
-            first_stage_scores=first_stage_scores,
-            explain=explain,
-            metadata=metadata,
-        )
+    arank = _in_worker_thread(rank)

@@ -1,18 +1,19 @@
 """Fuse the reranker's score with the first stage's (vector search) score, per query.
 
-Two families, both giving values in [0, 1] (the scale thresholds read):
+Both fusions are one weighted sum, ``alpha * part(rerank) + (1 - alpha) * part(first_stage)``,
+in [0, 1] (the scale thresholds read); they differ in ``part``:
 
-* :class:`WeightedFusion`: ``alpha * norm(rerank) + (1 - alpha) * norm(first_stage)``, with
-  ``norm`` min-max or z-score per query (:mod:`rerank_plus.combine.normalize`).
-* :class:`ReciprocalRankFusion`: Cormack, Clarke & Buettcher (SIGIR 2009),
-  ``sum over inputs of w / (k + rank)``, k=60; only ranks matter, so scales never do. Divided by
-  its best possible value ``1 / (k + 1)`` so that it lies in [0, 1].
+* :class:`WeightedFusion`: ``part`` is the score normalized per query, min-max or z-score
+  (:mod:`rerank_plus.combine.normalize`).
+* :class:`ReciprocalRankFusion`: Cormack, Clarke & Buettcher (SIGIR 2009), ``1 / (k + rank)``,
+  k=60, divided by its best value ``1 / (k + 1)``; only ranks matter, so scales never do.
 
 Ranks are 1-based; equal scores take ranks in input order, the library's tie rule.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -61,7 +62,43 @@ def ranks(values: Sequence[float]) -> list[int]:
     return out
 
 
-class WeightedFusion:
+class _WeightedSum(ABC):
+    """What both fusions share: ``alpha * part(rerank) + (1 - alpha) * part(first_stage)``.
+
+    ``part`` maps one query's scores into [0, 1] (a normalized score, a scaled reciprocal rank);
+    subclasses say how, and what the explanation shows for each input (``shown``).
+    """
+
+    alpha: float
+    shown: str
+
+    @abstractmethod
+    def _inputs(self, values: Sequence[float]) -> Sequence[float]:
+        """What the explanation shows for each candidate; ``_part`` turns it into [0, 1]."""
+
+    def _part(self, value: float) -> float:
+        return value
+
+    @abstractmethod
+    def _settings(self) -> dict[str, Any]:
+        """The method and its parameters, as explanations show them."""
+
+    def fuse(self, rerank: Sequence[float], first_stage: Sequence[float]) -> Fused:
+        _check_aligned(rerank, first_stage)
+        own, other = self._inputs(rerank), self._inputs(first_stage)
+        values = [
+            min(1.0, max(0.0, self.alpha * self._part(a) + (1.0 - self.alpha) * self._part(b)))
+            for a, b in zip(own, other, strict=True)
+        ]
+        settings = self._settings()
+        details = [
+            {**settings, f"rerank_{self.shown}": a, f"first_stage_{self.shown}": b}
+            for a, b in zip(own, other, strict=True)
+        ]
+        return Fused(values, details)
+
+
+class WeightedFusion(_WeightedSum):
     """Weighted sum of per-query normalized scores; ``alpha`` is the weight of the rerank score.
 
     ``alpha=1`` is the reranker alone, ``alpha=0`` the first stage alone.
@@ -70,35 +107,24 @@ class WeightedFusion:
     [0.5, 0.5]
     """
 
+    shown = "normalized"
+
     def __init__(self, alpha: float = 0.5, normalization: str = "minmax") -> None:
         self.alpha = _check_weight("alpha", alpha)
         self.normalization = normalization
         self._normalize = get_normalizer(normalization)
 
-    def fuse(self, rerank: Sequence[float], first_stage: Sequence[float]) -> Fused:
-        _check_aligned(rerank, first_stage)
-        own, other = self._normalize(rerank), self._normalize(first_stage)
-        values = [
-            min(1.0, max(0.0, self.alpha * a + (1.0 - self.alpha) * b))
-            for a, b in zip(own, other, strict=True)
-        ]
-        details = [
-            {
-                "method": "weighted",
-                "normalization": self.normalization,
-                "alpha": self.alpha,
-                "rerank_normalized": a,
-                "first_stage_normalized": b,
-            }
-            for a, b in zip(own, other, strict=True)
-        ]
-        return Fused(values, details)
+    def _inputs(self, values: Sequence[float]) -> Sequence[float]:
+        return self._normalize(values)
+
+    def _settings(self) -> dict[str, Any]:
+        return {"method": "weighted", "normalization": self.normalization, "alpha": self.alpha}
 
     def __repr__(self) -> str:
         return f"WeightedFusion(alpha={self.alpha}, normalization={self.normalization!r})"
 
 
-class ReciprocalRankFusion:
+class ReciprocalRankFusion(_WeightedSum):
     """RRF of the rerank ranking and the first-stage ranking.
 
     ``alpha`` weighs the rerank ranking as in :class:`WeightedFusion`; 0.5 is classic,
@@ -108,31 +134,22 @@ class ReciprocalRankFusion:
     [0.9919, 0.9919]
     """
 
+    shown = "rank"
+
     def __init__(self, k: int = 60, alpha: float = 0.5) -> None:
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise ValueError(f"k must be an int >= 0 (60 is usual), got {k!r}.")
         self.k = k
         self.alpha = _check_weight("alpha", alpha)
 
-    def fuse(self, rerank: Sequence[float], first_stage: Sequence[float]) -> Fused:
-        _check_aligned(rerank, first_stage)
-        own, other = ranks(rerank), ranks(first_stage)
-        best = 1.0 / (self.k + 1)
-        values = [
-            min(1.0, (self.alpha / (self.k + a) + (1.0 - self.alpha) / (self.k + b)) / best)
-            for a, b in zip(own, other, strict=True)
-        ]
-        details = [
-            {
-                "method": "rrf",
-                "k": self.k,
-                "alpha": self.alpha,
-                "rerank_rank": a,
-                "first_stage_rank": b,
-            }
-            for a, b in zip(own, other, strict=True)
-        ]
-        return Fused(values, details)
+    def _inputs(self, values: Sequence[float]) -> Sequence[float]:
+        return ranks(values)
+
+    def _part(self, value: float) -> float:
+        return (self.k + 1) / (self.k + value)
+
+    def _settings(self) -> dict[str, Any]:
+        return {"method": "rrf", "k": self.k, "alpha": self.alpha}
 
     def __repr__(self) -> str:
         return f"ReciprocalRankFusion(k={self.k}, alpha={self.alpha})"
