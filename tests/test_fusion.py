@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rerank_plus import BM25Reranker
+from rerank_plus import BM25Reranker, Pipeline, ReciprocalRankFusion, WeightedFusion
 from rerank_plus.combine import NORMALIZERS
 from rerank_plus.combine.fusion import ranks
 from rerank_plus.fusion import FusionReranker
@@ -87,3 +87,21 @@ def test_without_first_stage_scores_the_reranker_decides():
 def test_bad_options(options, message):
     with pytest.raises(ValueError, match=message):
         FusionReranker(BM25Reranker(), **options)
+
+
+@pytest.mark.parametrize(
+    ("options", "fusion"),
+    [
+        ({"method": "rrf"}, ReciprocalRankFusion()),
+        ({"method": "weighted", "alpha": 0.7}, WeightedFusion(alpha=0.7)),
+        ({"method": "weighted", "normalization": "zscore"}, WeightedFusion(normalization="zscore")),
+    ],
+)
+def test_the_preset_ranks_as_a_pipeline_with_the_same_fusion(options, fusion):
+    docs = ["dogs bark", "cats purr", "a cat and a dog", "cat food", "river cats"]
+    first = [0.9, 0.1, 0.5, 0.3, 0.7]
+    preset = FusionReranker(BM25Reranker(), **options).rank("cat", docs, first_stage_scores=first)
+    pipeline = Pipeline(BM25Reranker(), fusion=fusion).rank("cat", docs, first_stage_scores=first)
+    assert [(r.index, r.relevance_score) for r in preset] == [
+        (r.index, r.relevance_score) for r in pipeline
+    ]

@@ -44,6 +44,17 @@ def test_rank_top_n_applies_after_the_cascade(bm25: BM25Reranker) -> None:
     assert Cascade([bm25], keep=[2]).rank("runners", []) == []
 
 
+def test_a_later_stage_breaks_ties_in_input_order() -> None:
+    # BM25 puts "dogs dogs dogs" first; with k1=0 term frequency no longer counts, so the
+    # second stage ties both survivors and must fall back to the caller's order.
+    docs = ["dogs", "dogs dogs dogs", "cats"]
+    assert [r.index for r in BM25Reranker().rank("dogs", docs, top_n=2)] == [1, 0]
+    cascade = Cascade([BM25Reranker(), BM25Reranker(k1=0.0)], keep=[2, None])
+    results = cascade.rank("dogs", docs)
+    assert [r.index for r in results] == [0, 1]
+    assert results[0].score == results[1].score
+
+
 def test_a_pipeline_can_be_a_stage(bm25: BM25Reranker) -> None:
     stage = Pipeline(bm25, fusion=WeightedFusion(alpha=0.5))
     results = Cascade([stage, bm25], keep=[2, 1]).rank(
