@@ -6,7 +6,10 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from rerank_plus.reranker import Reranker
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -63,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     with _open(args.input) as handle:
         candidates = read_candidates(handle)
     options: dict[str, Any] = {}
+    reranker: Reranker
     if args.config:
         from rerank_plus import from_config
 

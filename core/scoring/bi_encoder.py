@@ -76,8 +76,14 @@ class BiEncoderReranker(Reranker):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-length embeddings of ``texts`` (cached by content)."""
         keys = [content_key(text) for text in texts]
-        found = {key: self._cache.get(key) for key in dict.fromkeys(keys)}
-        missing = {key: text for key, text in zip(keys, texts, strict=True) if found[key] is None}
+        found: dict[str | bytes, np.ndarray] = {}
+        missing: dict[str | bytes, str] = {}
+        for key, text in zip(keys, texts, strict=True):
+            cached = self._cache.get(key)
+            if cached is None:
+                missing[key] = text
+            else:
+                found[key] = cached
         if missing:
             encoded = self.load().encode(
                 list(missing.values()),
