@@ -8,7 +8,6 @@ classes name a reranker kind and :func:`ready_reranker` builds it from their fie
 from __future__ import annotations
 
 import copy
-import inspect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -51,21 +50,6 @@ def first_stage_scores(values: Sequence[object]) -> list[float] | None:
     return [float(v) for v in numbers] if len(numbers) == len(values) else None
 
 
-def accepts_metadata(reranker: Reranker) -> bool:
-    """Whether ``reranker.rank(..., metadata=...)`` reaches a ``score_candidates`` that takes it.
-
-    ``rank`` forwards ``metadata`` to ``score_candidates`` only when the caller gives it, and
-    overrides that do not read metadata (fusion) need not accept the keyword; adapters always
-    have node or document metadata at hand, so they ask first.
-
-    >>> from rerank_plus import BM25Reranker
-    >>> accepts_metadata(BM25Reranker())
-    True
-    """
-    parameters = inspect.signature(reranker.score_candidates).parameters.values()
-    return any(p.name == "metadata" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
-
-
 @dataclass(frozen=True)
 class RankCall:
     """One rerank an adapter asks for, its framework objects already turned into plain values.
@@ -83,18 +67,18 @@ class RankCall:
     explain: bool
 
     def run(self, reranker: Reranker) -> list[RankedResult]:
-        return reranker.rank(self.query, self.documents, **self._options(reranker))
+        return reranker.rank(self.query, self.documents, **self._options())
 
     async def arun(self, reranker: Reranker) -> list[RankedResult]:
-        return await reranker.arank(self.query, self.documents, **self._options(reranker))
+        return await reranker.arank(self.query, self.documents, **self._options())
 
-    def _options(self, reranker: Reranker) -> dict[str, Any]:
+    def _options(self) -> dict[str, Any]:
         return {
             "top_n": self.top_n,
             "threshold": self.threshold,
             "first_stage_scores": self.first_stage_scores,
             "explain": self.explain,
-            "metadata": self.metadata if accepts_metadata(reranker) else None,
+            "metadata": self.metadata,
         }
 
 

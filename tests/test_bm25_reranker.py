@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import warnings
 
 import pytest
 from rerank_plus import BM25Reranker, RankedResult
@@ -169,3 +170,15 @@ def test_first_stage_scores_must_align(bm25: BM25Reranker) -> None:
         bm25.rank("q", ["a", "b", "c"], first_stage_scores=[0.1, 0.2])
     with pytest.raises(TypeError, match=r"first_stage_scores\[1\]"):
         bm25.rank("q", ["a", "b"], first_stage_scores=[0.1, None])
+
+
+def test_k1_zero_scores_term_presence_without_nan() -> None:
+    """k1 = 0 is binary BM25 (a term counts once however often it occurs); rank-bm25's formula
+    divides 0 by 0 for a missing term, which must read as 0, not NaN."""
+    documents = ["a marathon race", "bread and butter", "marathon marathon"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        results = BM25Reranker(k1=0, language="en").rank("marathon", documents, explain=True)
+    assert [r.index for r in results] == [0, 2, 1]
+    assert results[0].score == results[1].score > 0 == results[2].score
+    assert [r.relevance_score for r in results] == [1.0, 1.0, 0.0]

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from rank_bm25 import BM25Okapi
 from rerank_plus.analysis import Analyzer
 from rerank_plus.reranker import Reranker, Scores
@@ -56,6 +57,12 @@ class _LuceneIdfOkapi(BM25Okapi):
 
     def _calc_idf(self, nd: dict[str, int]) -> None:
         self.idf: dict[str, float] = {}
+
+    def get_batch_scores(self, query: list[str], doc_ids: list[int]) -> list[float]:
+        """rank-bm25's scores, with 0 where k1 = 0 made a missing term's share 0 / 0 (NaN)."""
+        with np.errstate(invalid="ignore"):
+            scores = np.asarray(super().get_batch_scores(query, doc_ids), dtype=float)
+        return np.nan_to_num(scores, nan=0.0).tolist()
 
     def use_idf_for(self, terms: Sequence[str], statistics: CorpusStatistics | None = None) -> None:
         """Compute the IDF of ``terms``, from the candidates or from corpus statistics."""
