@@ -87,7 +87,14 @@ def main() -> None:
     ]
     for row in table[SETS[0]]:
         lines.append(f"| {row} | " + " | ".join(f"{table[s][row]:.3f}" for s in SETS) + " |")
+    beat_dense = [
+        row for row, value in table["cranfield"].items() if value > table["cranfield"][DENSE]
+    ]
     lines += [
+        "",
+        "Above the dense stage on cranfield (where naive BM25 loses to it): "
+        + "; ".join(f"{row.lstrip('+ ')} {table['cranfield'][row]:.3f}" for row in beat_dense)
+        + ".",
         "",
         "Wall time of a full `rerank-plus eval SET --rerankers bm25` (every judged query, the "
         "shared run's top 100, start-up included; target: under a minute): "
