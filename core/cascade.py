@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 from rerank_plus.reranker import Context, Reranker, Scores, order_scores
 
@@ -71,7 +71,9 @@ class Cascade(Reranker):
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
         return self.score_candidates(query, documents, explain=explain)
 
-    def score_candidates(self, query: str, documents: Sequence[str], **context: Any) -> Scores:
+    def score_candidates(
+        self, query: str, documents: Sequence[str], **context: Unpack[Context]
+    ) -> Scores:
         """Each stage orders the survivors of the one before; the last stage's scores count."""
         explain = context.get("explain", False)
         n = len(documents)

@@ -12,11 +12,11 @@ uses), so both give the same values:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 from rerank_plus.combine.fusion import Fusion, ReciprocalRankFusion, WeightedFusion
 from rerank_plus.combine.normalize import NORMALIZERS
-from rerank_plus.reranker import Reranker, Scores
+from rerank_plus.reranker import Context, Reranker, Scores
 
 FUSION_METHODS = ("rrf", "weighted")
 
@@ -66,7 +66,9 @@ class FusionReranker(Reranker):
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
         return self.reranker.score(query, documents, explain=explain)
 
-    def score_candidates(self, query: str, documents: Sequence[str], **context: Any) -> Scores:
+    def score_candidates(
+        self, query: str, documents: Sequence[str], **context: Unpack[Context]
+    ) -> Scores:
         """The inner reranker's scores fused with the first stage's; ``metadata`` goes to it."""
         explain = context.get("explain", False)
         first = context.get("first_stage_scores")

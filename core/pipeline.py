@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 from rerank_plus.combine.boosts import Boost
 from rerank_plus.combine.fusion import Fusion
-from rerank_plus.reranker import RankRequest, Reranker, Scores
+from rerank_plus.reranker import Context, RankRequest, Reranker, Scores
 from rerank_plus.results import RankedResult
 from rerank_plus.selection.budget import TokenBudget
 from rerank_plus.selection.cutoff import Cutoff
@@ -78,7 +78,9 @@ class Pipeline(Reranker):
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
         return self.score_candidates(query, documents, explain=explain)
 
-    def score_candidates(self, query: str, documents: Sequence[str], **context: Any) -> Scores:
+    def score_candidates(
+        self, query: str, documents: Sequence[str], **context: Unpack[Context]
+    ) -> Scores:
         """The reranker's scores, fused with the first stage's, boosted on the metadata."""
         base = self.reranker.score_candidates(query, documents, **context)
         explain = context.get("explain", False)

@@ -60,7 +60,16 @@ def select_queries(collection: Collection, limit: int | None = None, *, seed: in
     return sorted(random.Random(seed).sample(ids, limit))
 
 
-def _report(name, collection, ranked, k, top_n, latencies, baseline) -> RerankerReport:
+def _report(
+    name: str,
+    collection: Collection,
+    ranked: Mapping[str, Sequence[str]],
+    k: int,
+    top_n: int,
+    latencies: list[float],
+    baseline: RerankerReport | None,
+) -> RerankerReport:
+    """Quality (trec_eval), cost and context of one ranking of every selected query."""
     per_query = score_run(collection.qrels, ranked)
     queries = sorted(per_query)
     metrics = {m: statistics.fmean(per_query[q][m] for q in queries) for m in per_query[queries[0]]}
