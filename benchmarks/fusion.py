@@ -27,7 +27,7 @@ from _report import write_section
 from rerank_plus import BiEncoderReranker, BM25Reranker, Cascade
 from rerank_plus.combine import ReciprocalRankFusion, WeightedFusion
 from rerank_plus.combine.fusion import Fusion
-from rerank_plus.profiles import DEFAULT_FUSION
+from rerank_plus.compose.profiles import DEFAULT_FUSION
 
 EVAL = Path(__file__).resolve().parent.parent.parent / "shared" / "eval"
 SETS = ("cranfield", "xquad-en", "xquad-de", "xquad-es", "piaf-fr")
@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
             "Target (issue 6): never more than 1 point below the better input on any set, "
             "and above both inputs on at least 2 sets. The library's default fusion "
-            f"(`rerank_plus.profiles.DEFAULT_FUSION` = `{DEFAULT_FUSION}`) is the row "
+            f"(`rerank_plus.compose.profiles.DEFAULT_FUSION` = `{DEFAULT_FUSION}`) is the row "
             "chosen from this table.",
             "",
             "| fusion | worst drop below the better input (points) | sets above both | target |",

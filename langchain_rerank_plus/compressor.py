@@ -26,7 +26,7 @@ class RerankPlusCompressor(BaseDocumentCompressor):
     threshold: float | None = Field(default=None, description="Minimum relevance_score.")
     score_key: str | None = Field(default=None, description="Metadata key of a first-stage score.")
     explain: bool = Field(default=False, description="Put the explanation in metadata.")
-    # Ready classes name the rerank_plus.presets kind they build from their fields.
+    # Ready classes name the rerank_plus.compose.presets kind they build from their fields.
     reranker_kind: ClassVar[str | None] = None
     _reranker: Reranker | None = PrivateAttr(default=None)
 

@@ -41,7 +41,7 @@ class RerankPlusPostprocessor(BaseNodePostprocessor):
     explain: bool = Field(
         default=False, description="Put the explanation in metadata['rerank_explanation']."
     )
-    # Ready classes name the rerank_plus.presets kind they build from their fields.
+    # Ready classes name the rerank_plus.compose.presets kind they build from their fields.
     reranker_kind: ClassVar[str | None] = None
     _reranker: Reranker | None = PrivateAttr(default=None)
 

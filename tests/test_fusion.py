@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from rerank_plus import BM25Reranker, Pipeline, ReciprocalRankFusion, WeightedFusion
 from rerank_plus.combine import NORMALIZERS
 from rerank_plus.combine.fusion import ranks
-from rerank_plus.fusion import FusionReranker
+from rerank_plus.compose.fusion import FusionReranker
 
 scores = st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=30)
 

@@ -19,7 +19,7 @@ from rerank_plus import (
     WeightedFusion,
     from_config,
 )
-from rerank_plus.profiles import DEFAULT_FUSION, PROFILES
+from rerank_plus.compose.profiles import DEFAULT_FUSION, PROFILES
 
 
 def test_platform_shape() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from rerank_plus.compose.fusion import FusionReranker
+from rerank_plus.compose.presets import build_reranker
 from rerank_plus.evaluation.baselines import NaiveBM25Reranker
 from rerank_plus.evaluation.beir import Collection, read_scored_run
-from rerank_plus.fusion import FusionReranker
-from rerank_plus.presets import build_reranker
 from rerank_plus.reranker import Reranker
 from rerank_plus.scoring.bm25 import BM25Reranker
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
 from rerank_plus.analysis.cache import LRUCache, content_key
 from rerank_plus.reranker import Reranker, Scores
 from rerank_plus.scoring.devices import pick_device, use_half_precision

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 from rank_bm25 import BM25Okapi
+
 from rerank_plus.analysis import Analyzer
 from rerank_plus.reranker import Reranker, Scores
 from rerank_plus.validation import check_documents

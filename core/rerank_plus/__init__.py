@@ -7,13 +7,13 @@
 """
 
 from rerank_plus.analysis import Analysis, Analyzer, Detection, LanguageDetector
-from rerank_plus.cascade import Cascade
 from rerank_plus.combine import ReciprocalRankFusion, WeightedFusion
 from rerank_plus.combine.boosts import FreshnessBoost, PriorBoost
+from rerank_plus.compose.cascade import Cascade
+from rerank_plus.compose.fusion import FusionReranker
+from rerank_plus.compose.pipeline import Pipeline
+from rerank_plus.compose.profiles import from_config
 from rerank_plus.errors import MissingExtraError, ModelLoadError, RerankPlusError
-from rerank_plus.fusion import FusionReranker
-from rerank_plus.pipeline import Pipeline
-from rerank_plus.profiles import from_config
 from rerank_plus.reranker import Reranker, Scores
 from rerank_plus.results import RankedResult
 from rerank_plus.scoring import (

@@ -30,9 +30,9 @@ from typing import Any
 
 from rerank_plus.combine.boosts import build_boost
 from rerank_plus.combine.fusion import Fusion, build_fusion
+from rerank_plus.compose.pipeline import Pipeline
+from rerank_plus.compose.presets import RERANKERS
 from rerank_plus.errors import MissingExtraError
-from rerank_plus.pipeline import Pipeline
-from rerank_plus.presets import RERANKERS
 from rerank_plus.reranker import Reranker
 from rerank_plus.selection.budget import TokenBudget
 from rerank_plus.selection.cutoff import build_cutoff
@@ -105,7 +105,7 @@ def _check_keys(where: str, given: Mapping[str, Any], valid: tuple[str, ...]) ->
 def _provider(options: Mapping[str, Any]) -> Reranker:
     settings = dict(options)
     if "cascade" in settings:
-        from rerank_plus.cascade import Cascade
+        from rerank_plus.compose.cascade import Cascade
 
         _check_keys("reranker", settings, ("cascade", "keep"))
         stages = [_provider(stage) for stage in settings["cascade"]]

@@ -12,11 +12,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rerank_plus.presets import build_reranker
+from rerank_plus.compose.presets import build_reranker
 from rerank_plus.reranker import Reranker
 from rerank_plus.results import RankedResult
 
-# The fields each ready class declares, by the reranker kind it builds (rerank_plus.presets).
+# The fields each ready class declares, by the reranker kind it builds (compose.presets).
 READY_OPTIONS: dict[str, tuple[str, ...]] = {
     "bm25": ("k1", "b", "language"),
     "bi-encoder": ("model", "device"),

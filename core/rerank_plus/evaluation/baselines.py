@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from rank_bm25 import BM25Okapi
+
 from rerank_plus.reranker import Reranker, Scores
 
 _WORD = re.compile(r"\w+")

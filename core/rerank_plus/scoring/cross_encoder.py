@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
 from rerank_plus.analysis import Analyzer
 from rerank_plus.analysis.cache import LRUCache, content_key
 from rerank_plus.reranker import Reranker, Scores

@@ -1,0 +1,1 @@
+"""Composition: rerankers built into pipelines, cascades, fusion presets and named profiles."""
