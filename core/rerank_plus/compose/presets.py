@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rerank_plus.reranker import Reranker
+from rerank_plus.scoring.remote.providers import bedrock, remote
 
 
 def _bm25(options: Mapping[str, Any]) -> Reranker:
@@ -34,6 +35,14 @@ RERANKERS: dict[str, Callable[[Mapping[str, Any]], Reranker]] = {
     "bm25": _bm25,
     "bi-encoder": _bi_encoder,
     "cross-encoder": _cross_encoder,
+    "awsbedrock": bedrock,
+    "cohere": remote("cohere"),
+    "infinity": remote("infinity"),
+    "jina": remote("jina"),
+    "rerank-plus": remote("rerank-plus"),
+    "tei": remote("tei"),
+    "vllm": remote("vllm"),
+    "voyage": remote("voyage"),
 }
 
 

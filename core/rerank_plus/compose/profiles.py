@@ -205,6 +205,10 @@ def from_config(source: Mapping[str, Any] | str | Path) -> Pipeline:
     (3, 0.3)
     """
     config = read_config(source)
+    if "chat" in config:  # the seed platform nests its rerank profile under "chat"
+        _check_keys("the configuration", config, ("chat",))
+        config = dict(config["chat"])
+        _check_keys('"chat"', config, ("rerank",))
     if "rerank" in config:
         _check_keys("the configuration", config, ("rerank",))
         config = _translate_platform(config["rerank"])

@@ -1,0 +1,261 @@
+"""A reranker that asks a rerank API over HTTP: Cohere, Jina, Voyage, TEI, Infinity, vLLM, or
+another rerank-plus server.
+
+Providers return one relevance per document, so a list longer than the provider accepts is split
+into requests whose scores merge exactly; the usual :meth:`Reranker.rank` then orders and
+selects. The API key is read from an environment variable at request time and never stored in
+the object, its repr or an error message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rerank_plus.errors import MissingExtraError, RerankPlusError
+from rerank_plus.reranker import RankRequest, Reranker, Scores, order_scores
+from rerank_plus.results import RankedResult
+from rerank_plus.scoring.remote.protocols import WireProtocol, get_protocol
+from rerank_plus.scoring.remote.retry import RETRY_STATUSES, RetryPolicy
+from rerank_plus.validation import (
+    check_documents,
+    check_first_stage_scores,
+    check_metadata,
+    check_query,
+    check_threshold,
+    check_top_n,
+)
+
+if TYPE_CHECKING:
+    import httpx
+
+
+class RemoteRerankError(RerankPlusError, RuntimeError):
+    """The rerank API refused the request, or kept failing after every retry."""
+
+
+def _httpx() -> Any:
+    try:
+        import httpx
+    except ImportError as error:
+        raise MissingExtraError("httpx", "remote", "RemoteReranker") from error
+    return httpx
+
+
+class RemoteReranker(Reranker):
+    """Rerank with a rerank API at ``url`` speaking ``protocol`` (cohere, jina, voyage, tei).
+
+    ``api_key_env`` names the environment variable holding the bearer key (None: send none).
+    ``max_documents`` overrides the protocol's per-request maximum; ``retry`` sets how often
+    and how long to retry on 408/429/5xx and connection errors (``Retry-After`` is respected).
+    ``relevance_score`` is the provider's score clamped to [0, 1]; ``score`` is the provider's
+    score as sent.
+
+    >>> reranker = RemoteReranker("http://127.0.0.1:8080/v2/rerank", protocol="cohere")
+    >>> reranker
+    RemoteReranker(url='http://127.0.0.1:8080/v2/rerank', protocol='cohere', model=None)
+    """
+
+    def __init__(
+        self,
+        url: str,
+        protocol: str = "cohere",
+        model: str | None = None,
+        api_key_env: str | None = None,
+        *,
+        timeout: float = 30.0,
+        retry: RetryPolicy | None = None,
+        max_documents: int | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        self._httpx = _httpx()
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            raise ValueError(f"url must be an http:// or https:// address, got {url!r}.")
+        self.url = url
+        self.wire: WireProtocol = get_protocol(protocol)
+        self.model = model
+        self.api_key_env = api_key_env
+        self.timeout = float(timeout)
+        self.retry = retry or RetryPolicy()
+        self.max_documents = max_documents or self.wire.max_documents
+        if self.max_documents < 1:
+            raise ValueError(f"max_documents must be at least 1, got {max_documents}.")
+        self.headers = dict(headers or {})
+        self._client: httpx.Client | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"RemoteReranker(url={self.url!r}, protocol={self.wire.name!r}, model={self.model!r})"
+        )
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def _request_headers(self) -> dict[str, str]:
+        headers = {"Accept": "application/json", **self.headers}
+        if self.api_key_env:
+            key = os.environ.get(self.api_key_env)
+            if not key:
+                raise RemoteRerankError(
+                    f"The environment variable {self.api_key_env} holds no API key; set it to "
+                    f"the key for {self.url}."
+                )
+            headers["Authorization"] = f"Bearer {key}"
+        return headers
+
+    def _chunks(self, documents: Sequence[str]) -> list[tuple[int, Sequence[str]]]:
+        size = self.max_documents
+        return [
+            (start, documents[start : start + size]) for start in range(0, len(documents), size)
+        ]
+
+    def _read(self, response: httpx.Response, size: int) -> list[tuple[int, float]]:
+        try:
+            pairs = self.wire.read(response.json())
+        except ValueError as error:
+            raise RemoteRerankError(
+                f"{self.url} answered in an unexpected shape for protocol "
+                f"{self.wire.name!r}: {error}. Check the url and protocol."
+            ) from error
+        if sorted(i for i, _ in pairs) != list(range(size)):
+            raise RemoteRerankError(
+                f"{self.url} scored {len(pairs)} of {size} documents; a rerank API must return "
+                "every index once (is top_n set on the server?)."
+            )
+        return pairs
+
+    def _refusal(self, response: httpx.Response) -> RemoteRerankError:
+        return RemoteRerankError(
+            f"{self.url} refused the request with HTTP {response.status_code}: "
+            f"{response.text[:300]}"
+        )
+
+    def _gave_up(self, failure: str) -> RemoteRerankError:
+        return RemoteRerankError(
+            f"{self.url} failed {self.retry.attempts} times, the last with {failure}; "
+            "check that the server is up, or raise RetryPolicy(attempts=...)."
+        )
+
+    def _post(self, body: dict[str, Any], size: int) -> list[tuple[int, float]]:
+        if self._client is None:
+            self._client = self._httpx.Client(timeout=self.timeout)
+        client = self._client
+        failure = ""
+        for attempt in range(self.retry.attempts):
+            retry_after = None
+            try:
+                response = client.post(self.url, json=body, headers=self._request_headers())
+            except self._httpx.TransportError as error:
+                failure = f"{type(error).__name__}: {error}"
+            else:
+                if response.status_code < 400:
+                    return self._read(response, size)
+                if response.status_code not in RETRY_STATUSES:
+                    raise self._refusal(response)
+                failure = f"HTTP {response.status_code}"
+                retry_after = response.headers.get("retry-after")
+            if attempt + 1 < self.retry.attempts:
+                time.sleep(self.retry.delay(attempt, retry_after))
+        raise self._gave_up(failure)
+
+    async def _apost(
+        self, client: httpx.AsyncClient, body: dict[str, Any], size: int
+    ) -> list[tuple[int, float]]:
+        failure = ""
+        for attempt in range(self.retry.attempts):
+            retry_after = None
+            try:
+                response = await client.post(self.url, json=body, headers=self._request_headers())
+            except self._httpx.TransportError as error:
+                failure = f"{type(error).__name__}: {error}"
+            else:
+                if response.status_code < 400:
+                    return self._read(response, size)
+                if response.status_code not in RETRY_STATUSES:
+                    raise self._refusal(response)
+                failure = f"HTTP {response.status_code}"
+                retry_after = response.headers.get("retry-after")
+            if attempt + 1 < self.retry.attempts:
+                await asyncio.sleep(self.retry.delay(attempt, retry_after))
+        raise self._gave_up(failure)
+
+    # -- scoring ----------------------------------------------------------------------------
+
+    def _scores(
+        self, answers: Sequence[tuple[int, list[tuple[int, float]]]], n: int, explain: bool
+    ) -> Scores:
+        raw = [0.0] * n
+        for start, pairs in answers:
+            for index, value in pairs:
+                raw[start + index] = value
+        relevance = [min(1.0, max(0.0, value)) for value in raw]
+        explanations = (
+            [
+                {"provider": self.wire.name, "url": self.url, "model": self.model, "score": v}
+                for v in raw
+            ]
+            if explain
+            else None
+        )
+        return Scores(raw, relevance, explanations)
+
+    def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
+        answers = [
+            (start, self._post(self.wire.build(query, chunk, self.model), len(chunk)))
+            for start, chunk in self._chunks(documents)
+        ]
+        return self._scores(answers, len(documents), explain)
+
+    async def ascore(
+        self, query: str, documents: Sequence[str], *, explain: bool = False
+    ) -> Scores:
+        """:meth:`score` with ``httpx.AsyncClient``: the chunks of a long list go out at once."""
+        async with self._httpx.AsyncClient(timeout=self.timeout) as client:
+            chunks = self._chunks(documents)
+            pairs = await asyncio.gather(
+                *(
+                    self._apost(client, self.wire.build(query, chunk, self.model), len(chunk))
+                    for _, chunk in chunks
+                )
+            )
+        return self._scores(
+            [(start, found) for (start, _), found in zip(chunks, pairs, strict=True)],
+            len(documents),
+            explain,
+        )
+
+    async def arank(  # type: ignore[override]
+        self,
+        query: str,
+        documents: Sequence[str],
+        top_n: int | None = None,
+        threshold: float | None = None,
+        *,
+        first_stage_scores: Sequence[float] | None = None,
+        explain: bool = False,
+        metadata: Sequence[Mapping[str, Any]] | None = None,
+    ) -> list[RankedResult]:
+        """:meth:`rank` on the event loop itself (no worker thread): the requests are async.
+        Like :meth:`rank`, it checks ``first_stage_scores`` and ``metadata`` and ignores them."""
+        request = RankRequest(
+            check_query(query),
+            check_documents(documents),
+            check_top_n(top_n),
+            check_threshold(threshold),
+            explain,
+        )
+        check_first_stage_scores(first_stage_scores, len(request.documents))
+        if metadata is not None:
+            check_metadata(metadata, len(request.documents))
+        if not request.documents:
+            return []
+        scores = await self.ascore(request.query, request.documents, explain=explain)
+        return self.select(order_scores(scores, explain=explain), request)
+
+    def close(self) -> None:
+        """Close the pooled connections of the synchronous client."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
