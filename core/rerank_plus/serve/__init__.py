@@ -1,0 +1,8 @@
+"""``rerank-plus serve``: rerankers behind Cohere-, Jina- and TEI-compatible HTTP endpoints.
+Needs the ``server`` extra (FastAPI, uvicorn, prometheus-client)."""
+
+from rerank_plus.serve.app import create_app
+from rerank_plus.serve.models import load_models
+from rerank_plus.serve.settings import ServeSettings
+
+__all__ = ["ServeSettings", "create_app", "load_models"]

@@ -1,0 +1,72 @@
+"""Prometheus metrics of one server: requests and errors by status, latency, documents."""
+
+from __future__ import annotations
+
+import time
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+
+from rerank_plus.serve.limits import ASGIApp, Message, Receive, Scope, Send
+
+
+class ServerMetrics:
+    """The server's own registry (not the process-global one), so two apps never collide."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "rerank_plus_requests",
+            "HTTP requests by path and status.",
+            ["path", "status"],
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "rerank_plus_errors",
+            "Requests answered with 4xx or 5xx, by status.",
+            ["status"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "rerank_plus_request_seconds",
+            "Time from request to response, by path.",
+            ["path"],
+            registry=self.registry,
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+        )
+        self.documents = Counter(
+            "rerank_plus_documents",
+            "Documents reranked, by model.",
+            ["model"],
+            registry=self.registry,
+        )
+
+
+class MetricsMiddleware:
+    """Counts every HTTP request by its route path (never the raw URL: bounded label values)."""
+
+    def __init__(self, app: ASGIApp, metrics: ServerMetrics, paths: frozenset[str]) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.paths = paths
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"] if scope["path"] in self.paths else "other"
+        status = 500
+        started = time.perf_counter()
+
+        async def record(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, record)
+        finally:
+            self.metrics.latency.labels(path).observe(time.perf_counter() - started)
+            self.metrics.requests.labels(path, str(status)).inc()
+            if status >= 400:
+                self.metrics.errors.labels(str(status)).inc()
