@@ -22,6 +22,7 @@ from rerank_plus.scoring import (
     CorpusStatistics,
     CrossEncoderReranker,
 )
+from rerank_plus.scoring.remote.client import RemoteReranker
 from rerank_plus.selection import (
     GapCutoff,
     MaximalMarginalRelevance,
@@ -52,6 +53,7 @@ __all__ = [
     "RankedResult",
     "RatioCutoff",
     "ReciprocalRankFusion",
+    "RemoteReranker",
     "RerankPlusError",
     "Reranker",
     "Scores",
