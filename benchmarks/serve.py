@@ -1,0 +1,158 @@
+"""HTTP serving cost: ``rerank-plus serve`` under 32 concurrent clients against in-process
+``rank()`` in the same run.
+
+Workload: BM25 (``{"reranker": {"provider": "bm25"}}``) on 100 candidates of 200 words per
+request, the candidate sets and queries of ``bm25_latency.py`` (xquad-en and cranfield from
+``../shared/eval``). The server runs in its own process on 127.0.0.1; the clients are
+``httpx.AsyncClient`` tasks in this process, each sending its next request when the last one
+is answered, for a bounded time. The baseline is the same pipeline's ``rank()`` called in a
+loop in this process for the same time. Both see warm analysis caches (the sets repeat).
+
+Run: ``python benchmarks/serve.py [--duration 60] [--clients 32] [--write]`` (``--write``
+puts the table in the "serve" section of docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from _report import write_section  # benchmarks/ is on sys.path when a script here runs
+from bm25_latency import EVAL, candidate_sets
+from rerank_plus import from_config
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = {"reranker": {"provider": "bm25"}}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(config: Path, port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "core"), str(ROOT)])}
+    env.pop("RERANK_PLUS_API_KEYS", None)
+    command = [sys.executable, "-m", "rerank_plus.cli", "serve", "--port", str(port),
+               "--config", f"bm25={config}", "--log-level", "warning"]  # fmt: skip
+    process = subprocess.Popen(command, env=env)
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                return process
+        except httpx.TransportError:
+            time.sleep(0.5)
+    process.kill()
+    raise SystemExit("the server did not start within 180 s")
+
+
+def percentiles(latencies: list[float]) -> tuple[float, float, float]:
+    cuts = statistics.quantiles(latencies, n=100)
+    return cuts[49], cuts[94], cuts[98]
+
+
+async def http_load(
+    url: str, bodies: list[dict], clients: int, duration: float
+) -> tuple[list[float], int, float]:
+    latencies: list[float] = []
+    errors = 0
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+        end = time.perf_counter() + duration
+
+        async def worker(start: int) -> None:
+            nonlocal errors
+            i = start
+            while time.perf_counter() < end:
+                sent = time.perf_counter()
+                try:
+                    answer = await client.post(url, json=bodies[i % len(bodies)])
+                    ok = answer.status_code == 200 and len(answer.json()["results"]) == 10
+                except httpx.HTTPError:
+                    ok = False
+                latencies.append(time.perf_counter() - sent)
+                errors += not ok
+                i += clients
+
+        started = time.perf_counter()
+        await asyncio.gather(*(worker(k) for k in range(clients)))
+        return latencies, errors, time.perf_counter() - started
+
+
+def in_process(queries: list[str], sets: list[list[str]], duration: float) -> tuple[int, float]:
+    pipeline = from_config(CONFIG)
+    done = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < duration:
+        pipeline.rank(queries[done % len(queries)], sets[done % len(sets)], top_n=10)
+        done += 1
+    return done, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds per measurement")
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--write", action="store_true", help="write docs/benchmarks.md")
+    args = parser.parse_args()
+    if not EVAL.is_dir():
+        sys.exit(f"benchmark needs the shared evaluation collections at {EVAL}")
+    queries, sets = candidate_sets()
+    bodies = [
+        {"model": "bm25", "query": q, "documents": d, "top_n": 10}
+        for q, d in zip(queries, sets, strict=True)
+    ]
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "bm25.json"
+        config.write_text(json.dumps(CONFIG), encoding="utf-8")
+        port = free_port()
+        server = start_server(config, port)
+        try:
+            url = f"http://127.0.0.1:{port}/v2/rerank"
+            asyncio.run(http_load(url, bodies, args.clients, min(5.0, args.duration)))  # warm
+            load_before = os.getloadavg()[0]
+            latencies, errors, elapsed = asyncio.run(
+                http_load(url, bodies, args.clients, args.duration)
+            )
+        finally:
+            server.terminate()
+            server.wait(timeout=60)
+    in_process(queries, sets, min(5.0, args.duration))  # warm the caches and models
+    done, base_elapsed = in_process(queries, sets, args.duration)
+    load_after = os.getloadavg()[0]
+
+    http_rps = len(latencies) / elapsed
+    base_rps = done / base_elapsed
+    p50, p95, p99 = (1000 * v for v in percentiles(latencies))
+    table = (
+        f"BM25 on 100 candidates of 200 words, top_n 10; {args.clients} concurrent HTTP clients "
+        f"for {args.duration:.0f} s against in-process `rank()` for the same time; "
+        f"1-minute load average {load_before:.1f} before, {load_after:.1f} after, on "
+        f"{os.cpu_count()} CPUs (server, clients and baseline share them).\n\n"
+        "| | requests/s | p50 ms | p95 ms | p99 ms | errors |\n"
+        "|---|---:|---:|---:|---:|---:|\n"
+        f"| `rerank-plus serve` POST /v2/rerank | {http_rps:.1f} | {p50:.1f} | {p95:.1f} | "
+        f"{p99:.1f} | {errors} of {len(latencies)} |\n"
+        f"| in-process `rank()` (baseline) | {base_rps:.1f} | | | | |\n\n"
+        f"Ratio HTTP / in-process throughput: **{http_rps / base_rps:.2f}** "
+        f"(HTTP cost {100 * (1 - http_rps / base_rps):.0f}%).\n"
+    )
+    print(table)
+    if args.write:
+        write_section("serve", table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""The serve command's safety checks and the pieces it is built from, without a server."""
+
+from __future__ import annotations
+
+import pytest
+from rerank_plus.cli import main
+from rerank_plus.cli.serve import is_loopback
+from rerank_plus.serve.app import truncate_tokens
+from rerank_plus.serve.auth import bearer_token, is_authorized, load_api_keys
+from rerank_plus.serve.models import load_models
+
+
+def test_a_public_bind_without_a_key_refuses(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("RERANK_PLUS_API_KEYS", raising=False)
+    assert main(["serve", "--host", "0.0.0.0", "--port", "1"]) == 2
+    error = capsys.readouterr().err
+    assert "binding 0.0.0.0 without an API key" in error
+    assert "--no-auth" in error
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [("127.0.0.1", True), ("::1", True), ("localhost", True), ("0.0.0.0", False),
+     ("10.0.0.8", False), ("example.org", False)],
+)  # fmt: skip
+def test_is_loopback(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+
+
+def test_keys_from_env_and_file(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RERANK_PLUS_API_KEYS", " a1 , ,b2")
+    path = tmp_path / "keys"
+    path.write_text("# team keys\nc3\n\n", encoding="utf-8")
+    keys = load_api_keys(path)
+    assert keys == ("a1", "b2", "c3")
+    assert is_authorized(bearer_token("Bearer c3"), keys)
+    assert is_authorized(bearer_token("bearer  b2 "), keys)
+    assert not is_authorized(bearer_token("Bearer c"), keys)
+    assert not is_authorized(bearer_token("Basic c3"), keys)
+    assert not is_authorized(None, keys)
+    assert is_authorized(None, ())
+
+
+def test_truncate_tokens_keeps_the_head_and_its_spacing() -> None:
+    assert truncate_tokens("a  b\tc d", 3) == "a  b\tc"
+    assert truncate_tokens("🦜 é", 5) == "🦜 é"
+    assert truncate_tokens("", 1) == ""
+    assert truncate_tokens("x y", None) == "x y"
+
+
+def test_models_are_named_by_profile_stem_or_name(tmp_path) -> None:
+    config = tmp_path / "team.json"
+    config.write_text('{"reranker": {"provider": "bm25"}}', encoding="utf-8")
+    assert list(load_models(["detail", str(config), f"other={config}"])) == [
+        "detail", "team", "other"
+    ]  # fmt: skip
+    with pytest.raises(ValueError, match="Two models are named 'detail'"):
+        load_models(["detail", "detail"])
