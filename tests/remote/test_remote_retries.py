@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import cohere_answer, pointwise_score
 from rerank_plus.scoring.remote import RemoteReranker, RemoteRerankError, RetryPolicy
+from scripted_server import cohere_answer, pointwise_score
 
 DOCS = ["alpha", "a much longer document", "mid size", "x", "", "emoji 🦜🦜", "déjà vu"]
 NO_WAIT = RetryPolicy(attempts=3, base_delay=0.0, jitter=False)

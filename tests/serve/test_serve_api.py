@@ -6,7 +6,7 @@ import json
 
 import httpx
 import pytest
-from conftest import MAX_BODY_BYTES, LiveServer
+from live_server import MAX_BODY_BYTES, LiveServer
 from rerank_plus import BM25Reranker
 
 QUERY = "capital of France"

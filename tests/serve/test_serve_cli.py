@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from rerank_plus.cli import main
-from rerank_plus.cli.serve import is_loopback
-from rerank_plus.serve.app import truncate_tokens
-from rerank_plus.serve.auth import bearer_token, is_authorized, load_api_keys
-from rerank_plus.serve.models import load_models
+
+for _module in ("fastapi", "uvicorn", "prometheus_client"):
+    pytest.importorskip(_module, reason="the server needs the 'server' extra")
+
+from rerank_plus.cli import main  # noqa: E402
+from rerank_plus.cli.serve import is_loopback  # noqa: E402
+from rerank_plus.serve.app import truncate_tokens  # noqa: E402
+from rerank_plus.serve.auth import bearer_token, is_authorized, load_api_keys  # noqa: E402
+from rerank_plus.serve.models import load_models  # noqa: E402
 
 
 def test_a_public_bind_without_a_key_refuses(
@@ -58,3 +62,17 @@ def test_models_are_named_by_profile_stem_or_name(tmp_path) -> None:
     ]  # fmt: skip
     with pytest.raises(ValueError, match="Two models are named 'detail'"):
         load_models(["detail", "detail"])
+
+
+async def test_a_draining_server_answers_503() -> None:
+    import httpx
+    from rerank_plus import BM25Reranker
+    from rerank_plus.serve import create_app
+
+    app = create_app({"bm25": BM25Reranker()})
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://server") as client:
+        app.state.service.draining = True
+        answer = await client.post("/v2/rerank", json={"query": "q", "documents": ["d"]})
+        assert answer.status_code == 503
+        assert "shutting down" in answer.json()["message"]

@@ -4,7 +4,7 @@ Cohere rerankers, and RemoteReranker in every protocol all get the in-process ra
 from __future__ import annotations
 
 import pytest
-from conftest import API_KEY, LiveServer
+from live_server import API_KEY, LiveServer
 from rerank_plus import BM25Reranker
 from rerank_plus.scoring.remote import RemoteReranker, RemoteRerankError, RetryPolicy
 

@@ -8,16 +8,17 @@ never touches another.
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rerank_plus.errors import RerankPlusError
@@ -37,7 +38,7 @@ from rerank_plus.serve.settings import ServeSettings
 
 _TOKEN = re.compile(r"\S+")
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (400, 401, 404, 413, 415, 422, 503, 504)
+    status: {"model": ErrorBody} for status in (400, 401, 404, 413, 415, 422, 502, 503, 504)
 }
 
 
@@ -77,6 +78,8 @@ class RerankService:
         self.settings = settings
         self.metrics = metrics
         self.draining = False
+        # Scoring holds the GIL; more threads than cores only add switching and contention.
+        self.scoring = anyio.CapacityLimiter(settings.scoring_threads)
 
     def model(self, name: str | None) -> tuple[str, Reranker]:
         key = name or self.default
@@ -98,7 +101,8 @@ class RerankService:
             raise ApiError(
                 400,
                 f"{len(texts)} documents in one request; the limit is {limits.max_documents}. "
-                "Split the list into several requests (scores are per document, so they merge).",
+                "Send a first stage's top candidates, or start the server with a higher "
+                "--max-documents.",
             )
         for position, text in enumerate(texts):
             if len(text) > limits.max_document_chars:
@@ -115,7 +119,10 @@ class RerankService:
         self.check(query, texts)
         try:
             results = await asyncio.wait_for(
-                run_in_threadpool(reranker.rank, query, texts, **options),
+                anyio.to_thread.run_sync(
+                    functools.partial(reranker.rank, query, texts, **options),
+                    limiter=self.scoring,
+                ),
                 timeout=self.settings.request_timeout,
             )
         except asyncio.TimeoutError as error:
@@ -210,9 +217,8 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
         return {
             "id": str(uuid.uuid4()),
             "results": out,
-            "meta": {"api_version": {"version": version}, "billed_units": {"search_units": 1}},
+            "meta": {"api_version": {"version": version}},
             "model": name,
-            "usage": {"total_tokens": 0},
         }
 
     @app.post(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 
@@ -11,7 +12,8 @@ class ServeSettings:
 
     ``max_documents`` follows Cohere's own limit (1,000 per request). An empty ``api_keys``
     means no authentication (the command line allows that only on a loopback address, or with
-    ``--no-auth``).
+    ``--no-auth``). ``scoring_threads`` requests are scored at once (default: one per CPU);
+    the others wait their turn without holding a thread.
     """
 
     max_documents: int = 1000
@@ -19,4 +21,5 @@ class ServeSettings:
     max_query_chars: int = 10_000
     max_document_chars: int = 100_000
     request_timeout: float = 60.0
+    scoring_threads: int = field(default_factory=lambda: os.cpu_count() or 1)
     api_keys: tuple[str, ...] = field(default=(), repr=False)

@@ -1,0 +1,61 @@
+"""Starting a real ``rerank-plus serve`` process on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+
+def skip_without_the_server_extra() -> None:
+    for module in ("fastapi", "uvicorn", "prometheus_client"):
+        pytest.importorskip(module, reason="the server needs the 'server' extra")
+
+
+ROOT = Path(__file__).resolve().parents[2]
+API_KEY = "test-key-for-the-local-server"
+MAX_BODY_BYTES = 2_000_000
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    url: str
+    key: str
+
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.key}"}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def serve_environment(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT / "core"), str(ROOT), *filter(None, [env.get("PYTHONPATH")])]
+    )
+    env.update(extra)
+    return env
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}")
+        try:
+            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.25)
+    raise RuntimeError(f"the server did not answer /health within {seconds} s")
