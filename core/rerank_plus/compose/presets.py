@@ -1,47 +1,76 @@
-"""Build a core reranker from plain options: what the adapters' ready classes serialize.
+"""The built-in reranker kinds, registered once: configurations, the CLI and the adapters'
+ready classes (``BM25Rerank``, ...) are all built from these descriptions.
 
-Framework adapters keep a reranker's settings as plain fields (so they round-trip through
-``to_dict``/``model_dump``) and call :func:`build_reranker` to get the core object back.
+To add a kind, add one :func:`register_kind` call below (or in your own code, before the
+adapters' ready class is first used): name, factory, options (name, type, default, help), the
+ready class's name and docstring. Nothing else needs an edit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
+from rerank_plus.compose.kinds import KINDS, Option, RerankerKind, kind_named, register_kind
 from rerank_plus.reranker import Reranker
 
+__all__ = ["KINDS", "Option", "RerankerKind", "build_reranker", "kind_named", "register_kind"]
 
-def _bm25(options: Mapping[str, Any]) -> Reranker:
-    from rerank_plus.scoring.bm25 import BM25Reranker
+_DEVICE = Option("device", str | None, None, "cuda, mps or cpu; None picks.")
+_HALF = Option("half_precision", bool, True, "Run in float16 on CUDA (ignored elsewhere).")
+_REMOTE_CODE = Option("trust_remote_code", bool, False, "Let the model run its own code.")
 
-    return BM25Reranker(**options)
+register_kind(
+    "bm25",
+    "rerank_plus.scoring.bm25:BM25Reranker",
+    options=(
+        Option("k1", float, 1.5, "BM25 term-frequency saturation."),
+        Option("b", float, 0.75, "BM25 length normalization."),
+        Option("language", str | None, None, "Force one ISO 639-1 language."),
+    ),
+    ready_class="BM25Rerank",
+    summary="Multilingual BM25 + NLP reranking (offline, no model download).",
+)
 
+register_kind(
+    "cross-encoder",
+    "rerank_plus.scoring.cross_encoder:CrossEncoderReranker",
+    options=(
+        Option("model", str | None, None, "Model name or local folder; None picks per language."),
+        _DEVICE,
+        Option("batch_size", int, 32, "Pairs per forward pass."),
+        Option("batch_tokens", int | None, None, "Padded tokens per pass; None picks by device."),
+        Option("max_length", int | None, None, "Tokens per pair; None keeps the model's."),
+        Option("long_documents", str, "truncate", "truncate or max_passage."),
+        Option("passage_words", int, 160, "Words per window with max_passage."),
+        Option("passage_overlap", int, 40, "Words shared by neighbouring windows."),
+        _HALF,
+        Option("cache_size", int, 20_000, "Pair scores kept; 0 turns the cache off."),
+        _REMOTE_CODE,
+        Option("language", str | None, None, "Pick the default model for it."),
+    ),
+    ready_class="CrossEncoderRerank",
+    summary="Cross-encoder reranking (sentence-transformers); ``model=None`` picks one per "
+    "language.",
+)
 
-def _cross_encoder(options: Mapping[str, Any]) -> Reranker:
-    from rerank_plus.scoring.cross_encoder import CrossEncoderReranker
-
-    return CrossEncoderReranker(**options)
-
-
-def _bi_encoder(options: Mapping[str, Any]) -> Reranker:
-    from rerank_plus.scoring.bi_encoder import BiEncoderReranker
-
-    return BiEncoderReranker(**options)
-
-
-RERANKERS: dict[str, Callable[[Mapping[str, Any]], Reranker]] = {
-    "bm25": _bm25,
-    "bi-encoder": _bi_encoder,
-    "cross-encoder": _cross_encoder,
-}
+register_kind(
+    "bi-encoder",
+    "rerank_plus.scoring.bi_encoder:BiEncoderReranker",
+    options=(
+        Option("model", str | None, None, "sentence-transformers model or folder; None: MiniLM."),
+        _DEVICE,
+        Option("batch_size", int, 32, "Texts per forward pass."),
+        _HALF,
+        Option("cache_size", int, 20_000, "Document embeddings kept; 0 turns the cache off."),
+        _REMOTE_CODE,
+    ),
+    ready_class="BiEncoderRerank",
+    summary="Reranking by embedding cosine similarity, for lexical first stages.",
+)
 
 
 def build_reranker(kind: str, **options: Any) -> Reranker:
     """``build_reranker("bm25", k1=1.2)`` -> ``BM25Reranker(k1=1.2)``; options left at None are
-    dropped, so each reranker keeps its own defaults."""
-    if kind not in RERANKERS:
-        raise ValueError(
-            f"Unknown reranker {kind!r}; choose one of {', '.join(sorted(RERANKERS))}."
-        )
-    return RERANKERS[kind]({k: v for k, v in options.items() if v is not None})
+    dropped, so each reranker keeps its own defaults; unknown kinds and options list the valid
+    ones."""
+    return kind_named(kind).build(options)
