@@ -45,7 +45,7 @@ def ready_class(base: type[Model], name: str, module: str) -> type[Model]:
         from pydantic import Field, create_model
 
         fields: dict[str, Any] = {
-            option.name: (option.kind, Field(default=option.default, description=option.help))
+            option.name: (option.type, Field(default=option.default, description=option.help))
             for option in kind.options
         }
         made = create_model(

@@ -34,7 +34,7 @@ def test_ready_classes_declare_exactly_the_options_their_reranker_is_built_from(
     for option in kind.options:  # typed, with the kind's default and help
         field = own_fields[option.name]
         assert (field.annotation, field.default, field.description) == (
-            option.kind,
+            option.type,
             option.default,
             option.help,
         )

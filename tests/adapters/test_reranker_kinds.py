@@ -147,6 +147,9 @@ def test_command_line_kind_arguments_say_what_is_wrong(tmp_path, capsys) -> None
     cases = [
         (["-o", "k1"], "give NAME=VALUE"),
         (["-o", "k1=abc"], "option k1 takes float, got 'abc'"),
+        (["-o", "k1=🙂"], "option k1 takes float, got '🙂'"),
+        (["-o", "k1=1e400"], "option k1 takes float, got '1e400'"),
+        (["-o", "=3"], "Unknown option '' for reranker 'bm25'; valid options: k1, b, language"),
         (["--reranker", "bi-encoder", "--lang", "en"], "bi-encoder has none"),
         (["--config", "detail", "-o", "k1=1"], "put --reranker and --option in it"),
     ]

@@ -11,6 +11,7 @@ new kind is one :func:`register_kind` call (the built-in ones are in
 from __future__ import annotations
 
 import importlib
+import math
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -19,45 +20,53 @@ from typing import Any
 
 from rerank_plus.reranker import Reranker
 
+_NONE = type(None)
+_TRUE = ("true", "yes", "1")
+_FALSE = ("false", "no", "0")
+
 
 @dataclass(frozen=True)
 class Option:
     """One setting of a kind: what it is called, its type, its default and what it does.
 
-    ``kind`` is a type an adapter can declare as a field (``float``, ``str | None``); a default
+    ``type`` is a type an adapter can declare as a field (``float``, ``str | None``); a default
     of None means "the reranker picks" (a model per language, a device), and None values are
     left out when the reranker is built, so it keeps its own default.
     """
 
     name: str
-    kind: Any
+    type: Any
     default: Any
     help: str
 
     def parse(self, text: str) -> Any:
-        """The value of ``text`` (a command-line string) as this option's type.
+        """The value of ``text`` (a command-line string) as this option's type; "none" for
+        None where the type allows it, and only finite floats (no "inf", "nan").
 
         >>> Option("max_length", int | None, None, "").parse("none") is None
         True
         """
-        allowed = typing.get_args(self.kind) if _is_union(self.kind) else (self.kind,)
-        if type(None) in allowed and text.strip().lower() in ("none", "null"):
+        word = text.strip().lower()
+        allowed = typing.get_args(self.type) if _is_union(self.type) else (self.type,)
+        if _NONE in allowed and word in ("none", "null"):
             return None
-        for kind in (k for k in allowed if k is not type(None)):
-            if kind is bool:
-                if text.strip().lower() in ("true", "1", "yes", "false", "0", "no"):
-                    return text.strip().lower() in ("true", "1", "yes")
+        for candidate in (t for t in allowed if t is not _NONE):
+            if candidate is bool:
+                if word in _TRUE + _FALSE:
+                    return word in _TRUE
                 continue
             try:
-                return kind(text)
+                value = candidate(text)
             except ValueError:
                 continue
+            if not (candidate is float and not math.isfinite(value)):
+                return value
         raise ValueError(f"option {self.name} takes {self.type_name}, got {text!r}.")
 
     @property
     def type_name(self) -> str:
         """``"int or None"`` for ``int | None``: the type as the help and errors print it."""
-        return _type_name(self.kind)
+        return _type_name(self.type)
 
 
 @dataclass(frozen=True)
@@ -141,11 +150,11 @@ def _lazy(target: str) -> Callable[..., Reranker]:
     return build
 
 
-def _is_union(kind: Any) -> bool:
-    return typing.get_origin(kind) in (typing.Union, types.UnionType)
+def _is_union(annotation: Any) -> bool:
+    return typing.get_origin(annotation) in (typing.Union, types.UnionType)
 
 
-def _type_name(kind: Any) -> str:
-    if _is_union(kind):
-        return " or ".join(_type_name(k) for k in typing.get_args(kind))
-    return "None" if kind is type(None) else getattr(kind, "__name__", str(kind))
+def _type_name(annotation: Any) -> str:
+    if _is_union(annotation):
+        return " or ".join(_type_name(t) for t in typing.get_args(annotation))
+    return "None" if annotation is _NONE else getattr(annotation, "__name__", str(annotation))
