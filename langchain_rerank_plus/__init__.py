@@ -13,5 +13,13 @@ from langchain_rerank_plus.compressor import (
     CrossEncoderRerank,
     RerankPlusCompressor,
 )
+from langchain_rerank_plus.llm import LangChainChat, LLMRerank
 
-__all__ = ["BM25Rerank", "BiEncoderRerank", "CrossEncoderRerank", "RerankPlusCompressor"]
+__all__ = [
+    "BM25Rerank",
+    "BiEncoderRerank",
+    "CrossEncoderRerank",
+    "LLMRerank",
+    "LangChainChat",
+    "RerankPlusCompressor",
+]

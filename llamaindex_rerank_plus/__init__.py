@@ -6,7 +6,15 @@
 ... )  # doctest: +SKIP
 """
 
+from llamaindex_rerank_plus.llm import LlamaIndexChat, LLMRerank
 from llamaindex_rerank_plus.postprocessor import RerankPlusPostprocessor
 from llamaindex_rerank_plus.rerankers import BiEncoderRerank, BM25Rerank, CrossEncoderRerank
 
-__all__ = ["BM25Rerank", "BiEncoderRerank", "CrossEncoderRerank", "RerankPlusPostprocessor"]
+__all__ = [
+    "BM25Rerank",
+    "BiEncoderRerank",
+    "CrossEncoderRerank",
+    "LLMRerank",
+    "LlamaIndexChat",
+    "RerankPlusPostprocessor",
+]

@@ -30,10 +30,21 @@ def _bi_encoder(options: Mapping[str, Any]) -> Reranker:
     return BiEncoderReranker(**options)
 
 
+def _llm(mode: str) -> Callable[[Mapping[str, Any]], Reranker]:
+    def build(options: Mapping[str, Any]) -> Reranker:
+        from rerank_plus.scoring.llm.config import build_llm_reranker
+
+        return build_llm_reranker(mode, options)
+
+    return build
+
+
 RERANKERS: dict[str, Callable[[Mapping[str, Any]], Reranker]] = {
     "bm25": _bm25,
     "bi-encoder": _bi_encoder,
     "cross-encoder": _cross_encoder,
+    "llm-listwise": _llm("listwise"),
+    "llm-pointwise": _llm("pointwise"),
 }
 
 
