@@ -11,7 +11,7 @@ settings.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from llama_index.core.base.llms.base import BaseLLM
 from llama_index.core.base.llms.types import ChatMessage, ChatResponse, MessageRole
@@ -80,7 +80,6 @@ class LLMRerank(RerankPlusPostprocessor):
     >>> postprocessor = LLMRerank(llm=OpenAI(model="gpt-4o-mini"), top_n=5)  # doctest: +SKIP
     """
 
-    reranker_kind: ClassVar[str | None] = None
     llm: BaseLLM = Field(description="The LLM that ranks.")
     mode: str = Field(default="listwise", description="listwise or pointwise.")
     judgment: str = Field(default="grade", description="Pointwise: grade or yes-no.")
