@@ -123,3 +123,22 @@ def test_passages_past_the_call_budget_are_unjudged_and_sort_last() -> None:
     assert [r.index for r in results][-2:] == [4, 5]
     assert results[-1].explanation["not_judged"] == "max_calls reached"
     assert results[-1].relevance_score == 0.0 and results[-1].score == -1.0
+
+
+class FailsOnce(AsyncOracleChat):
+    """The first passage's call fails for good; the others are slow."""
+
+    async def acomplete(
+        self, prompt: Prompt, *, max_tokens: int, logprobs: bool = False
+    ) -> Completion:
+        if "doc000" in prompt.user:
+            raise RuntimeError("invalid request")
+        return await super().acomplete(prompt, max_tokens=max_tokens, logprobs=logprobs)
+
+
+async def test_a_failed_call_stops_the_others_and_is_raised() -> None:
+    oracle = FailsOnce(hidden_relevance(6), delay=5.0)
+    reranker = LLMReranker(oracle, mode="pointwise", max_concurrency=6)
+    with pytest.raises(RuntimeError, match="invalid request"):
+        await reranker.arank("q", [document(n) for n in range(6)])
+    assert oracle.in_flight == 0

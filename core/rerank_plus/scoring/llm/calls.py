@@ -147,7 +147,15 @@ class CallRunner:
             async with gate:
                 answers[i] = await self._acall(prompts[i], max_tokens)
 
-        await asyncio.gather(*(call(i) for i in todo))
+        tasks = [asyncio.ensure_future(call(i)) for i in todo]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:
+            # one call failed for good: stop the others instead of leaving them running
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
         return answers
 
     async def _acall(self, prompt: Prompt, max_tokens: int) -> Completion:

@@ -154,7 +154,7 @@ class LLMReranker(Reranker):
         outcome = await adrive(self._steps(query, documents), runner.arun)
         return self._scores(outcome, runner, len(documents), explain)
 
-    async def arank(  # type: ignore[override]
+    async def arank(
         self,
         query: str,
         documents: Sequence[str],

@@ -32,7 +32,7 @@ def drive(steps: Steps[T], answer: Callable[[Sequence[Prompt], int], Answers]) -
         while True:
             batch = steps.send(answer(batch.prompts, batch.max_tokens))
     except StopIteration as finished:
-        return finished.value  # type: ignore[no-any-return]
+        return finished.value
 
 
 async def adrive(
@@ -44,4 +44,4 @@ async def adrive(
         while True:
             batch = steps.send(await answer(batch.prompts, batch.max_tokens))
     except StopIteration as finished:
-        return finished.value  # type: ignore[no-any-return]
+        return finished.value
