@@ -11,9 +11,10 @@ from rerank_plus.results import RankedResult
 from rerank_plus.scoring.llm.calls import CallPolicy, CallRunner
 from rerank_plus.scoring.llm.frameworks import as_chat_model
 from rerank_plus.scoring.llm.listwise import ListwiseOutcome, sliding_window, window_spans
-from rerank_plus.scoring.llm.pointwise import JUDGMENTS, Judgment, judge_each
+from rerank_plus.scoring.llm.pointwise import JUDGMENTS, judge_each
 from rerank_plus.scoring.llm.prompts import truncate
 from rerank_plus.scoring.llm.protocol import Completion
+from rerank_plus.scoring.llm.scores import listwise_scores, pointwise_scores
 from rerank_plus.scoring.llm.steps import Steps, adrive, drive
 from rerank_plus.scoring.llm.usage import Usage
 from rerank_plus.validation import (
@@ -26,7 +27,6 @@ from rerank_plus.validation import (
 )
 
 MODES = ("listwise", "pointwise")
-LISTWISE_RELEVANCE = "(n - rank + 1) / n"
 
 
 def _positive(name: str, value: Any, *, allow_none: bool = False) -> None:
@@ -143,7 +143,7 @@ class LLMReranker(Reranker):
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
         runner = self._runner()
         outcome = drive(self._steps(query, documents), runner.run)
-        return self._scores(outcome, runner, len(documents), explain)
+        return self._scores(outcome, runner, explain)
 
     async def ascore(
         self, query: str, documents: Sequence[str], *, explain: bool = False
@@ -152,7 +152,7 @@ class LLMReranker(Reranker):
         semaphore of ``max_concurrency``."""
         runner = self._runner()
         outcome = await adrive(self._steps(query, documents), runner.arun)
-        return self._scores(outcome, runner, len(documents), explain)
+        return self._scores(outcome, runner, explain)
 
     async def arank(
         self,
@@ -184,71 +184,10 @@ class LLMReranker(Reranker):
         scores = await self.ascore(request.query, request.documents, explain=explain)
         return self.select(order_scores(scores, explain=explain), request)
 
-    def _scores(self, outcome: Any, runner: CallRunner, count: int, explain: bool) -> Scores:
+    def _scores(self, outcome: Any, runner: CallRunner, explain: bool) -> Scores:
         self.usage = runner.usage
         if isinstance(outcome, ListwiseOutcome):
-            return self._listwise_scores(outcome, runner, count, explain)
-        return self._pointwise_scores(outcome, runner, explain)
-
-    def _listwise_scores(
-        self, outcome: ListwiseOutcome, runner: CallRunner, count: int, explain: bool
-    ) -> Scores:
-        raw = [0.0] * count
-        for position, index in enumerate(outcome.order):
-            raw[index] = float(count - position)
-        relevance = [value / count for value in raw]
-        explanations = None
-        if explain:
-            shared = {
-                "mode": "listwise",
-                "model": self.model,
-                "relevance": LISTWISE_RELEVANCE,
-                "windows_run": outcome.windows_run,
-                "windows_planned": outcome.windows_planned,
-                "stopped_by_max_calls": outcome.stopped_by_max_calls,
-                "repairs": outcome.repairs,
-                "calls": [call.to_dict() for call in runner.calls],
-                "usage": runner.usage.to_dict(),
-            }
-            explanations = [
-                {**shared, "rank": count - int(raw[i]) + 1, "input_rank": i + 1}
-                for i in range(count)
-            ]
-        return Scores(raw, relevance, explanations)
-
-    def _pointwise_scores(
-        self, judgments: list[Judgment], runner: CallRunner, explain: bool
-    ) -> Scores:
-        # a passage the budget left unjudged sorts below every judged one
-        raw = [j.relevance if j.judged else -1.0 for j in judgments]
-        relevance = [j.relevance for j in judgments]
-        explanations = None
-        if explain:
-            usage = runner.usage.to_dict()
-            explanations = [self._judgment_explanation(j, runner, usage) for j in judgments]
-        return Scores(raw, relevance, explanations)
-
-    def _judgment_explanation(
-        self, judgment: Judgment, runner: CallRunner, usage: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        call = runner.by_prompt.get(judgment.prompt)
-        explanation: dict[str, Any] = {
-            "mode": "pointwise",
-            "model": self.model,
-            "judgment": self.judgment,
-            "judged": judgment.judged,
-            "usage": dict(usage),
-        }
-        if not judgment.judged:
-            explanation["not_judged"] = "max_calls reached"
-            return explanation
-        explanation.update(
-            answer=(judgment.answer or "")[:200],
-            read_from=judgment.read_from,
-            call=call.to_dict() if call is not None else None,
+            return listwise_scores(outcome, runner, explain=explain, model=self.model)
+        return pointwise_scores(
+            outcome, runner, explain=explain, model=self.model, judgment=self.judgment
         )
-        if judgment.grade is not None:
-            explanation["grade"] = judgment.grade
-        if judgment.unreadable:
-            explanation["unreadable"] = True
-        return explanation
