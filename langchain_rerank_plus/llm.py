@@ -18,6 +18,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import Field
 from rerank_plus import LLMReranker, Reranker
 from rerank_plus.scoring.llm import Completion, Prompt
+from rerank_plus.scoring.llm.parsing import first_token_logprobs
 
 from langchain_rerank_plus.compressor import RerankPlusCompressor
 
@@ -71,18 +72,8 @@ def _completion(message: BaseMessage) -> Completion:
         text=_text(message.content),
         input_tokens=usage.get("input_tokens"),
         output_tokens=usage.get("output_tokens"),
-        top_logprobs=_top_logprobs(message.response_metadata.get("logprobs")),
+        top_logprobs=first_token_logprobs(message.response_metadata.get("logprobs")),
     )
-
-
-def _top_logprobs(logprobs: Any) -> dict[str, float] | None:
-    """The first token's alternatives in OpenAI's shape (``content[0].top_logprobs``)."""
-    try:
-        first = logprobs["content"][0]
-        pairs = first.get("top_logprobs") or [first]
-        return {str(item["token"]): float(item["logprob"]) for item in pairs}
-    except (TypeError, KeyError, IndexError, ValueError):
-        return None
 
 
 class LLMRerank(RerankPlusCompressor):

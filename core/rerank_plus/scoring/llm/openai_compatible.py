@@ -10,11 +10,13 @@ HTTP errors and malformed replies raise :class:`LLMCallError` at once.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping
 from typing import Any
 
 from rerank_plus.errors import MissingExtraError
 from rerank_plus.scoring.llm.errors import LLMCallError, RetryableLLMError
+from rerank_plus.scoring.llm.parsing import first_token_logprobs
 from rerank_plus.scoring.llm.protocol import Completion, Prompt
 
 #: First-token alternatives asked for when logprobs are wanted (the API allows up to 20).
@@ -64,6 +66,7 @@ class OpenAICompatibleChat:
         self.temperature = temperature
         self.extra_body = dict(extra_body or {})
         self._client: Any = None
+        self._client_lock = threading.Lock()
 
     @property
     def model_name(self) -> str:
@@ -94,8 +97,9 @@ class OpenAICompatibleChat:
 
     def complete(self, prompt: Prompt, *, max_tokens: int, logprobs: bool = False) -> Completion:
         httpx = _httpx()
-        if self._client is None:
-            self._client = httpx.Client(timeout=self.timeout)
+        with self._client_lock:
+            if self._client is None:
+                self._client = httpx.Client(timeout=self.timeout)
         try:
             response = self._client.post(
                 self.url, json=self._body(prompt, max_tokens, logprobs), headers=self._headers()
@@ -166,7 +170,7 @@ class OpenAICompatibleChat:
             text=str(text),
             input_tokens=_count(usage.get("prompt_tokens")),
             output_tokens=_count(usage.get("completion_tokens")),
-            top_logprobs=_top_logprobs(choice.get("logprobs")),
+            top_logprobs=first_token_logprobs(choice.get("logprobs")),
         )
 
 
@@ -179,13 +183,3 @@ def _retry_after(value: str | None) -> float | None:
         return float(value) if value is not None else None
     except ValueError:
         return None  # an HTTP date: fall back to exponential backoff
-
-
-def _top_logprobs(logprobs: Any) -> dict[str, float] | None:
-    """The first answer token's alternatives, from ``choices[0].logprobs.content[0]``."""
-    try:
-        first = logprobs["content"][0]
-        pairs = first.get("top_logprobs") or [first]
-        return {str(item["token"]): float(item["logprob"]) for item in pairs}
-    except (TypeError, KeyError, IndexError, ValueError):
-        return None

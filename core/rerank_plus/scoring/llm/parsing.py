@@ -124,3 +124,18 @@ def yes_probability(top_logprobs: Mapping[str, float]) -> float | None:
             mass[word] += math.exp(logprob)
     total = mass["yes"] + mass["no"]
     return mass["yes"] / total if total > 0 else None
+
+
+def first_token_logprobs(logprobs: Any) -> dict[str, float] | None:
+    """The first answer token's alternatives from OpenAI's ``logprobs`` object
+    (``content[0].top_logprobs``, or the token itself), None when it is absent or malformed.
+
+    >>> first_token_logprobs({"content": [{"top_logprobs": [{"token": "Yes", "logprob": -0.1}]}]})
+    {'Yes': -0.1}
+    """
+    try:
+        first = logprobs["content"][0]
+        pairs = first.get("top_logprobs") or [first]
+        return {str(item["token"]): float(item["logprob"]) for item in pairs}
+    except (TypeError, KeyError, IndexError, ValueError, AttributeError):
+        return None
