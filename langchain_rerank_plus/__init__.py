@@ -16,8 +16,10 @@ from __future__ import annotations
 from rerank_plus.adapters_support import ready_class, ready_class_names
 
 from langchain_rerank_plus.compressor import RerankPlusCompressor
+from langchain_rerank_plus.llm import LangChainChat as LangChainChat
+from langchain_rerank_plus.llm import LLMRerank as LLMRerank
 
-__all__ = sorted(["RerankPlusCompressor", *ready_class_names()])
+__all__ = sorted(["LLMRerank", "LangChainChat", "RerankPlusCompressor", *ready_class_names()])
 
 
 def __getattr__(name: str) -> type[RerankPlusCompressor]:

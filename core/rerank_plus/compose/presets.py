@@ -8,6 +8,7 @@ ready class's name and docstring. Nothing else needs an edit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rerank_plus.compose.kinds import KINDS, Option, RerankerKind, kind_named, register_kind
@@ -66,6 +67,54 @@ register_kind(
     ),
     ready_class="BiEncoderRerank",
     summary="Reranking by embedding cosine similarity, for lexical first stages.",
+)
+
+
+def _llm(mode: str) -> Callable[..., Reranker]:
+    def build(**options: Any) -> Reranker:
+        from rerank_plus.scoring.llm.config import build_llm_reranker
+
+        return build_llm_reranker(mode, options)
+
+    build.__qualname__ = f"llm-{mode}"
+    return build
+
+
+_LLM_OPTIONS = (
+    Option("model", str | None, None, "Model name on an OpenAI-compatible endpoint."),
+    Option("base_url", str | None, None, "The endpoint's /v1 URL; None: OpenAI's."),
+    Option("api_key_env", str | None, None, "Environment variable with the API key."),
+    Option("timeout", float | None, None, "Seconds per call; None: 60."),
+    Option("passage_tokens", int, 300, "Tokens kept of each passage."),
+    Option("query_tokens", int, 200, "Tokens kept of the query."),
+    Option("max_calls", int | None, 100, "LLM calls per rank at most."),
+    Option("max_concurrency", int, 8, "Calls in flight at once."),
+    Option("max_retries", int, 3, "Retries on rate limits and timeouts."),
+    Option("backoff", float, 1.0, "First retry wait in seconds, doubled each time."),
+    Option("cache_size", int, 10_000, "Answers kept by (model, prompt); 0 turns it off."),
+)
+
+register_kind(
+    "llm-listwise",
+    _llm("listwise"),
+    options=(
+        *_LLM_OPTIONS,
+        Option("window_size", int, 20, "Passages per LLM call (RankGPT window)."),
+        Option("step", int, 10, "Positions the window moves up each call."),
+    ),
+    ready_class="LLMListwiseRerank",
+    summary="Listwise LLM reranking (RankGPT sliding window) on an OpenAI-compatible endpoint.",
+)
+
+register_kind(
+    "llm-pointwise",
+    _llm("pointwise"),
+    options=(
+        *_LLM_OPTIONS,
+        Option("judgment", str, "grade", "grade (0-3) or yes-no (P(yes) from logprobs)."),
+    ),
+    ready_class="LLMPointwiseRerank",
+    summary="Pointwise LLM relevance judgments on an OpenAI-compatible endpoint.",
 )
 
 
