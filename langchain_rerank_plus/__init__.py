@@ -1,5 +1,9 @@
 """LangChain document compressors backed by rerank-plus (needs ``langchain-core`` only).
 
+``RerankPlusCompressor`` wraps any rerank-plus reranker; the ready classes (``BM25Rerank``,
+``CrossEncoderRerank``, ``BiEncoderRerank`` and one per kind registered in
+``rerank_plus.compose.presets``) have the kind's options as typed fields, so they serialize.
+
 >>> from langchain_classic.retrievers import ContextualCompressionRetriever
 >>> from langchain_rerank_plus import BM25Rerank
 >>> retriever = ContextualCompressionRetriever(
@@ -7,11 +11,21 @@
 ... )  # doctest: +SKIP
 """
 
-from langchain_rerank_plus.compressor import (
-    BiEncoderRerank,
-    BM25Rerank,
-    CrossEncoderRerank,
-    RerankPlusCompressor,
-)
+from __future__ import annotations
 
-__all__ = ["BM25Rerank", "BiEncoderRerank", "CrossEncoderRerank", "RerankPlusCompressor"]
+from rerank_plus.adapters_support import ready_class, ready_class_names
+
+from langchain_rerank_plus.compressor import RerankPlusCompressor
+from langchain_rerank_plus.llm import LangChainChat as LangChainChat
+from langchain_rerank_plus.llm import LLMRerank as LLMRerank
+
+__all__ = sorted(["LLMRerank", "LangChainChat", "RerankPlusCompressor", *ready_class_names()])
+
+
+def __getattr__(name: str) -> type[RerankPlusCompressor]:
+    """The ready class ``name``, made from its kind's options on first use."""
+    return ready_class(RerankPlusCompressor, name, __name__)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

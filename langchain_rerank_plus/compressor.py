@@ -26,7 +26,7 @@ class RerankPlusCompressor(BaseDocumentCompressor):
     threshold: float | None = Field(default=None, description="Minimum relevance_score.")
     score_key: str | None = Field(default=None, description="Metadata key of a first-stage score.")
     explain: bool = Field(default=False, description="Put the explanation in metadata.")
-    # Ready classes name the rerank_plus.compose.presets kind they build from their fields.
+    # Ready classes (rerank_plus.adapters_support.ready_class) name the kind they build.
     reranker_kind: ClassVar[str | None] = None
     _reranker: Reranker | None = PrivateAttr(default=None)
 
@@ -74,32 +74,3 @@ class RerankPlusCompressor(BaseDocumentCompressor):
     ) -> Sequence[Document]:
         results = await self._call(documents, query).arun(self.reranker)
         return [self._copy(documents[r.index], r) for r in results]
-
-
-class BM25Rerank(RerankPlusCompressor):
-    """Multilingual BM25 + NLP reranking (offline, no model download)."""
-
-    reranker_kind: ClassVar[str] = "bm25"
-    k1: float = Field(default=1.5, description="BM25 term-frequency saturation.")
-    b: float = Field(default=0.75, description="BM25 length normalization.")
-    language: str | None = Field(default=None, description="Force one ISO 639-1 language.")
-
-
-class CrossEncoderRerank(RerankPlusCompressor):
-    """Cross-encoder reranking (sentence-transformers); ``model=None`` picks one per language."""
-
-    reranker_kind: ClassVar[str] = "cross-encoder"
-    model: str | None = Field(default=None, description="Model name or local folder.")
-    device: str | None = Field(default=None, description="cuda, mps or cpu; None picks.")
-    batch_size: int = Field(default=32, description="Pairs per forward pass.")
-    max_length: int | None = Field(default=None, description="Tokens per pair.")
-    long_documents: str = Field(default="truncate", description="truncate or max_passage.")
-    language: str | None = Field(default=None, description="Pick the default model for it.")
-
-
-class BiEncoderRerank(RerankPlusCompressor):
-    """Reranking by embedding cosine similarity, for lexical first stages."""
-
-    reranker_kind: ClassVar[str] = "bi-encoder"
-    model: str | None = Field(default=None, description="sentence-transformers model or folder.")
-    device: str | None = Field(default=None, description="cuda, mps or cpu; None picks.")

@@ -1,12 +1,30 @@
 """LlamaIndex node postprocessors backed by rerank-plus.
 
+``RerankPlusPostprocessor`` wraps any rerank-plus reranker; the ready classes (``BM25Rerank``,
+``CrossEncoderRerank``, ``BiEncoderRerank`` and one per kind registered in
+``rerank_plus.compose.presets``) have the kind's options as typed fields, so they serialize.
+
 >>> from llamaindex_rerank_plus import BM25Rerank
 >>> query_engine = index.as_query_engine(
 ...     similarity_top_k=20, node_postprocessors=[BM25Rerank(top_n=5)]
 ... )  # doctest: +SKIP
 """
 
-from llamaindex_rerank_plus.postprocessor import RerankPlusPostprocessor
-from llamaindex_rerank_plus.rerankers import BiEncoderRerank, BM25Rerank, CrossEncoderRerank
+from __future__ import annotations
 
-__all__ = ["BM25Rerank", "BiEncoderRerank", "CrossEncoderRerank", "RerankPlusPostprocessor"]
+from rerank_plus.adapters_support import ready_class, ready_class_names
+
+from llamaindex_rerank_plus.llm import LlamaIndexChat as LlamaIndexChat
+from llamaindex_rerank_plus.llm import LLMRerank as LLMRerank
+from llamaindex_rerank_plus.postprocessor import RerankPlusPostprocessor
+
+__all__ = sorted(["LLMRerank", "LlamaIndexChat", "RerankPlusPostprocessor", *ready_class_names()])
+
+
+def __getattr__(name: str) -> type[RerankPlusPostprocessor]:
+    """The ready class ``name``, made from its kind's options on first use."""
+    return ready_class(RerankPlusPostprocessor, name, __name__)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -41,7 +41,7 @@ class RerankPlusPostprocessor(BaseNodePostprocessor):
     explain: bool = Field(
         default=False, description="Put the explanation in metadata['rerank_explanation']."
     )
-    # Ready classes name the rerank_plus.compose.presets kind they build from their fields.
+    # Ready classes (rerank_plus.adapters_support.ready_class) name the kind they build.
     reranker_kind: ClassVar[str | None] = None
     _reranker: Reranker | None = PrivateAttr(default=None)
 
@@ -51,7 +51,10 @@ class RerankPlusPostprocessor(BaseNodePostprocessor):
 
     @classmethod
     def class_name(cls) -> str:
-        return "RerankPlusPostprocessor"
+        """What ``to_dict`` records: ``RerankPlusBM25Rerank`` for the ready class BM25Rerank."""
+        return (
+            "RerankPlusPostprocessor" if cls.reranker_kind is None else f"RerankPlus{cls.__name__}"
+        )
 
     @property
     def reranker(self) -> Reranker:

@@ -22,6 +22,7 @@ from rerank_plus.scoring import (
     CorpusStatistics,
     CrossEncoderReranker,
 )
+from rerank_plus.scoring.llm import LLMReranker, OpenAICompatibleChat
 from rerank_plus.scoring.remote.client import RemoteReranker
 from rerank_plus.selection import (
     GapCutoff,
@@ -44,10 +45,12 @@ __all__ = [
     "FreshnessBoost",
     "FusionReranker",
     "GapCutoff",
+    "LLMReranker",
     "LanguageDetector",
     "MaximalMarginalRelevance",
     "MissingExtraError",
     "ModelLoadError",
+    "OpenAICompatibleChat",
     "Pipeline",
     "PriorBoost",
     "RankedResult",

@@ -1,8 +1,10 @@
 """What the framework adapters share and no framework needs, so each adapter only translates.
 
 An adapter turns its framework's objects (LlamaIndex nodes, LangChain documents) into a
-:class:`RankCall`, runs it, and copies the kept objects with :func:`copy_metadata`; its ready
-classes name a reranker kind and :func:`ready_reranker` builds it from their fields.
+:class:`RankCall`, runs it, and copies the kept objects with :func:`copy_metadata`. Its ready
+classes (``BM25Rerank``, ...) are made by :func:`ready_class` from the registered reranker kinds
+(:mod:`rerank_plus.compose.presets`): one typed pydantic field per option, so a kind registered
+once appears in every adapter, and :func:`ready_reranker` builds the reranker from the fields.
 """
 
 from __future__ import annotations
@@ -10,18 +12,53 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from rerank_plus.compose.presets import build_reranker
+from rerank_plus.compose.presets import KINDS
 from rerank_plus.reranker import Reranker
 from rerank_plus.results import RankedResult
 
-# The fields each ready class declares, by the reranker kind it builds (compose.presets).
-READY_OPTIONS: dict[str, tuple[str, ...]] = {
-    "bm25": ("k1", "b", "language"),
-    "bi-encoder": ("model", "device"),
-    "cross-encoder": ("model", "device", "batch_size", "max_length", "long_documents", "language"),
-}
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+Model = TypeVar("Model", bound="BaseModel")
+_READY: dict[tuple[type[Any], str], type[Any]] = {}
+
+
+def ready_class_names() -> list[str]:
+    """The ready classes every adapter offers, one per registered kind."""
+    return [kind.ready_class for kind in KINDS.values()]
+
+
+def ready_class(base: type[Model], name: str, module: str) -> type[Model]:
+    """The ready class ``name`` (``"BM25Rerank"``) of an adapter: ``base`` plus one typed field
+    per option of its kind, with the option's default and help as the field's description.
+
+    Made on first use and kept, so each name is one class (pickle and ``isinstance`` work);
+    ``module`` is the adapter package that serves it from its ``__getattr__``. An unknown name
+    is an ``AttributeError``, as for any missing module attribute.
+    """
+    kind = next((k for k in KINDS.values() if k.ready_class == name), None)
+    if kind is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    if (base, name) not in _READY:
+        from pydantic import Field, create_model
+
+        fields: dict[str, Any] = {
+            option.name: (option.type, Field(default=option.default, description=option.help))
+            for option in kind.options
+        }
+        made = create_model(
+            name,
+            __base__=base,
+            __module__=module,
+            __doc__=kind.summary,
+            reranker_kind=(ClassVar[str], kind.name),
+            **fields,
+        )
+        _READY.setdefault((base, name), made)
+    ready: type[Model] = _READY[(base, name)]
+    return ready
 
 
 def ready_reranker(kind: str | None, settings: object, *, rebuilt_by: str) -> Reranker:
@@ -34,10 +71,10 @@ def ready_reranker(kind: str | None, settings: object, *, rebuilt_by: str) -> Re
         owner = type(settings).__name__
         raise ValueError(
             f"{owner} has no reranker: pass one, {owner}(reranker=BM25Reranker()), or use a "
-            f"ready class (BM25Rerank, CrossEncoderRerank, BiEncoderRerank), which {rebuilt_by} "
-            "can rebuild."
+            f"ready class ({', '.join(ready_class_names())}), which {rebuilt_by} can rebuild."
         )
-    return build_reranker(kind, **{name: getattr(settings, name) for name in READY_OPTIONS[kind]})
+    spec = KINDS[kind]
+    return spec.build({name: getattr(settings, name) for name in spec.option_names})
 
 
 def first_stage_scores(values: Sequence[object]) -> list[float] | None:

@@ -1,4 +1,4 @@
-"""What both adapters share: ready classes agree with the core's option list, copies are theirs."""
+"""What both adapters share: ready classes are their kind's options as fields, copies are theirs."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import sys
 import pytest
 from langchain_core.documents import Document
 from llama_index.core.schema import NodeWithScore, TextNode
-from rerank_plus.adapters_support import READY_OPTIONS, first_stage_scores
+from rerank_plus.adapters_support import first_stage_scores
+from rerank_plus.compose.presets import KINDS
 
 import langchain_rerank_plus
 import llamaindex_rerank_plus
@@ -24,8 +25,19 @@ FRAMEWORKS = {
 @pytest.mark.parametrize("name", ["BM25Rerank", "CrossEncoderRerank", "BiEncoderRerank"])
 def test_ready_classes_declare_exactly_the_options_their_reranker_is_built_from(package, name):
     ready = getattr(package, name)
-    own_fields = set(ready.model_fields) - set(FRAMEWORKS[package].model_fields)
-    assert own_fields == set(READY_OPTIONS[ready.reranker_kind])
+    kind = KINDS[ready.reranker_kind]
+    assert kind.ready_class == name and ready.__doc__ == kind.summary
+    own_fields = {
+        n: f for n, f in ready.model_fields.items() if n not in FRAMEWORKS[package].model_fields
+    }
+    assert list(own_fields) == list(kind.option_names)
+    for option in kind.options:  # typed, with the kind's default and help
+        field = own_fields[option.name]
+        assert (field.annotation, field.default, field.description) == (
+            option.type,
+            option.default,
+            option.help,
+        )
 
 
 def test_the_shared_helpers_import_no_framework_and_no_pydantic():

@@ -126,7 +126,8 @@ def test_json_and_yaml_files(tmp_path) -> None:
         ({"rerankers": {}}, "Unknown key 'rerankers' in the configuration; valid keys: boosts"),
         (
             {"rerank": {"provider": "cohere"}},
-            "Unknown rerank provider 'cohere'; choose one of bi-encoder, bm25, cross-encoder",
+            "Unknown rerank provider 'cohere'; choose one of bi-encoder, bm25, cross-encoder, "
+            "llm-listwise, llm-pointwise",
         ),
         ({"profile": "fast"}, "Unknown profile 'fast'; choose one of detail, recent, synthesis"),
         ({"reranker": {"provider": "bm25", "speed": 2}}, "Bad options for provider 'bm25'"),

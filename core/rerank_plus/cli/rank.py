@@ -8,6 +8,8 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from rerank_plus.cli.kind_arguments import add_kind_arguments, reranker_from_arguments
+
 if TYPE_CHECKING:
     from rerank_plus.reranker import Reranker
 
@@ -30,6 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="a ready profile (synthesis, detail, recent) or a JSON/YAML pipeline file; "
         "records' numeric 'score' is fused as the first-stage score, 'metadata' feeds boosts",
     )
+    add_kind_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -61,8 +64,6 @@ def _open(path: str) -> TextIO:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rerank_plus import BM25Reranker
-
     with _open(args.input) as handle:
         candidates = read_candidates(handle)
     options: dict[str, Any] = {}
@@ -70,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     if args.config:
         from rerank_plus import from_config
 
+        if args.reranker or args.option:
+            raise ValueError("--config names its own reranker: put --reranker and --option in it.")
         reranker = from_config(args.config)
         scores = [c.get("score") for c in candidates]
         if candidates and all(isinstance(v, (int, float)) for v in scores):
@@ -77,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         if any("metadata" in c for c in candidates):
             options["metadata"] = [c.get("metadata") or {} for c in candidates]
     else:
-        reranker = BM25Reranker(language=args.lang)
+        reranker = reranker_from_arguments(args)
     results = reranker.rank(
         args.query,
         [c["text"] for c in candidates],

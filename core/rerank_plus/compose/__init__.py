@@ -1,1 +1,1 @@
-"""Composition: rerankers built into pipelines, cascades, fusion presets and named profiles."""
+"""Composition: reranker kinds and presets, pipelines, cascades, fusion presets, named profiles."""

@@ -31,7 +31,7 @@ from typing import Any
 from rerank_plus.combine.boosts import build_boost
 from rerank_plus.combine.fusion import Fusion, build_fusion
 from rerank_plus.compose.pipeline import Pipeline
-from rerank_plus.compose.presets import RERANKERS
+from rerank_plus.compose.presets import KINDS
 from rerank_plus.errors import MissingExtraError
 from rerank_plus.reranker import Reranker
 from rerank_plus.selection.budget import TokenBudget
@@ -111,16 +111,16 @@ def _provider(options: Mapping[str, Any]) -> Reranker:
         stages = [_provider(stage) for stage in settings["cascade"]]
         return Cascade(stages, settings.get("keep", [None] * len(stages)))
     name = settings.pop("provider", None)
-    if name not in RERANKERS:
+    if name not in KINDS:
         raise ValueError(
-            f"Unknown rerank provider {name!r}; choose one of {', '.join(sorted(RERANKERS))}."
+            f"Unknown rerank provider {name!r}; choose one of {', '.join(sorted(KINDS))}."
         )
     if "modelName" in settings:
         settings["model"] = settings.pop("modelName")
     try:
-        return RERANKERS[name](settings)
-    except TypeError as error:
-        raise ValueError(f"Bad options for provider {name!r}: {error}.") from error
+        return KINDS[name].build(settings)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"Bad options for provider {name!r}: {error}") from error
 
 
 def _diversity(options: Mapping[str, Any], reranker: Reranker) -> MaximalMarginalRelevance:

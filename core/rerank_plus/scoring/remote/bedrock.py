@@ -61,8 +61,9 @@ class BedrockReranker(Reranker):
     """
 
     def __init__(
-        self, model: str = "amazon.rerank-v1:0", region: str | None = None, client: Any = None
+        self, model: str | None = None, region: str | None = None, client: Any = None
     ) -> None:
+        model = model or "amazon.rerank-v1:0"
         if client is None:
             try:
                 import boto3

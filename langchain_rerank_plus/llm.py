@@ -1,0 +1,106 @@
+"""A LangChain chat model as the LLM of :class:`rerank_plus.LLMReranker`, and a ready
+compressor that reranks with it.
+
+``LLMReranker(chat_model)`` wraps any ``BaseChatModel`` with :class:`LangChainChat` by itself;
+use the class directly to name the model in the cache key. Token counts come from the message's
+``usage_metadata``; logprobs from ``response_metadata["logprobs"]``, which chat models return
+when configured to (``ChatOpenAI(logprobs=True, top_logprobs=5)``). ``max_tokens`` is not set
+per call: configure it, and timeouts, on the chat model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from pydantic import Field
+from rerank_plus import LLMReranker, Reranker
+from rerank_plus.scoring.llm import Completion, Prompt
+from rerank_plus.scoring.llm.parsing import first_token_logprobs
+
+from langchain_rerank_plus.compressor import RerankPlusCompressor
+
+
+class LangChainChat:
+    """A LangChain ``BaseChatModel`` behind the reranker's ``ChatModel`` protocol."""
+
+    def __init__(self, chat_model: BaseChatModel, model_name: str | None = None) -> None:
+        if not isinstance(chat_model, BaseChatModel):
+            raise TypeError(
+                f"LangChainChat needs a LangChain chat model, got {type(chat_model).__name__}."
+            )
+        self.chat_model = chat_model
+        self._name = model_name
+
+    @property
+    def model_name(self) -> str:
+        model = self.chat_model
+        found = self._name or getattr(model, "model_name", None) or getattr(model, "model", None)
+        return str(found or model._llm_type)
+
+    @staticmethod
+    def _messages(prompt: Prompt) -> list[BaseMessage]:
+        return [SystemMessage(prompt.system), HumanMessage(prompt.user)]
+
+    def complete(self, prompt: Prompt, *, max_tokens: int, logprobs: bool = False) -> Completion:
+        return _completion(self.chat_model.invoke(self._messages(prompt)))
+
+    async def acomplete(
+        self, prompt: Prompt, *, max_tokens: int, logprobs: bool = False
+    ) -> Completion:
+        return _completion(await self.chat_model.ainvoke(self._messages(prompt)))
+
+
+def _text(content: Any) -> str:
+    """A message's text: the string, or the text blocks of a content list joined."""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content or []:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, Mapping) and block.get("type") == "text":
+            parts.append(str(block.get("text", "")))
+    return "".join(parts)
+
+
+def _completion(message: BaseMessage) -> Completion:
+    usage = getattr(message, "usage_metadata", None) or {}
+    return Completion(
+        text=_text(message.content),
+        input_tokens=usage.get("input_tokens"),
+        output_tokens=usage.get("output_tokens"),
+        top_logprobs=first_token_logprobs(message.response_metadata.get("logprobs")),
+    )
+
+
+class LLMRerank(RerankPlusCompressor):
+    """Reranks with a LangChain chat model, listwise (RankGPT) or pointwise.
+
+    >>> compressor = LLMRerank(llm=ChatOpenAI(model="gpt-4o-mini"), top_n=5)  # doctest: +SKIP
+    """
+
+    llm: BaseChatModel = Field(description="The chat model that ranks.")
+    mode: str = Field(default="listwise", description="listwise or pointwise.")
+    judgment: str = Field(default="grade", description="Pointwise: grade or yes-no.")
+    window_size: int = Field(default=20, description="Listwise passages per call.")
+    step: int = Field(default=10, description="Listwise window step.")
+    max_calls: int | None = Field(default=100, description="Calls per rank; None: no limit.")
+    max_concurrency: int = Field(default=8, description="Pointwise calls in flight.")
+
+    @property
+    def reranker(self) -> Reranker:
+        """The :class:`LLMReranker` these fields describe (built once)."""
+        if self._reranker is None:
+            self._reranker = LLMReranker(
+                LangChainChat(self.llm),
+                self.mode,
+                judgment=self.judgment,
+                window_size=self.window_size,
+                step=self.step,
+                max_calls=self.max_calls,
+                max_concurrency=self.max_concurrency,
+            )
+        return self._reranker
