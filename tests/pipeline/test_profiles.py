@@ -125,9 +125,9 @@ def test_json_and_yaml_files(tmp_path) -> None:
         ),
         ({"rerankers": {}}, "Unknown key 'rerankers' in the configuration; valid keys: boosts"),
         (
-            {"rerank": {"provider": "cohere"}},
-            "Unknown rerank provider 'cohere'; choose one of bi-encoder, bm25, cross-encoder, "
-            "llm-listwise, llm-pointwise",
+            {"rerank": {"provider": "mixedbread"}},
+            "Unknown rerank provider 'mixedbread'; choose one of awsbedrock, bi-encoder, bm25, "
+            "cohere, cross-encoder, infinity, jina, llm-listwise, llm-pointwise",
         ),
         ({"profile": "fast"}, "Unknown profile 'fast'; choose one of detail, recent, synthesis"),
         ({"reranker": {"provider": "bm25", "speed": 2}}, "Bad options for provider 'bm25'"),
