@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001, SIM905  (text in many scripts is the point here)
 """Never another language's rules: the language-neutral path, script detection, the base forms
 and stop words of the reported language only, and the fallback when a segmenter is missing."""
 

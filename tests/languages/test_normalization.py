@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (text in many scripts is the point here)
 """Normalization that real text needs: each case joins two spellings of one word into one term
 (and would fail without its rule)."""
 

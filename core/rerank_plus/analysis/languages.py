@@ -1,3 +1,4 @@
+# ruff: noqa: SIM905  (language codes read best as one line of text)
 """The language registry: every language lingua detects, its script, and its analysis parts.
 
 One row per language says how its text is analyzed, so the choice is a lookup, never a guess:
@@ -16,13 +17,13 @@ from functools import cache
 #: ISO 639-1 code -> script, for every language lingua can detect.
 LANGUAGE_SCRIPTS: dict[str, str] = {
     **dict.fromkeys(
-        "af az bs ca cs cy da de en eo es et eu fi fr ga hr hu id is it la lg lt lv mi ms nb "
-        "nl nn pl pt ro sk sl sn so sq st sv sw tl tn tr ts vi xh yo zu".split(),
+        "af az bs ca cs cy da de en eo es et eu fi fr ga hr hu id is it la lg lt lv mi ms nb nl "
+        "nn pl pt ro sk sl sn so sq st sv sw tl tn tr ts vi xh yo zu".split(),
         "Latin",
     ),
-    **dict.fromkeys("be bg kk mk mn ru sr uk".split(), "Cyrillic"),
-    **dict.fromkeys("ar fa ur".split(), "Arabic"),
-    **dict.fromkeys("hi mr".split(), "Devanagari"),
+    **dict.fromkeys(["be", "bg", "kk", "mk", "mn", "ru", "sr", "uk"], "Cyrillic"),
+    **dict.fromkeys(["ar", "fa", "ur"], "Arabic"),
+    **dict.fromkeys(["hi", "mr"], "Devanagari"),
     "bn": "Bengali",
     "el": "Greek",
     "gu": "Gujarati",

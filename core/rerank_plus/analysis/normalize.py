@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001, RUF002  (text in many scripts is the point here)
 """Normalization that real text needs, so that two spellings of one word become one term.
 
 Text-level (every language): Unicode NFKC (full-width "Ｒｅｒａｎｋ" and half-width "ｶﾀｶﾅ" fold
