@@ -176,7 +176,7 @@ class Analyzer:
             tuple(lemmas),
             tuple(terms),
             Counter(terms),
-            script=dominant_script(text[:1000]),
+            script=dominant_script(text[:200]),
             path=analysis_path(language, text, self.lemmatize),
         )
 

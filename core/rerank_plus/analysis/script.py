@@ -9,6 +9,7 @@ matter for detection and segmentation; everything else is ``"Other"``.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections import Counter
 
@@ -139,6 +140,18 @@ def script_runs(token: str) -> list[tuple[str, str]]:
     return runs
 
 
+_SEGMENTED_CHARACTER = re.compile(
+    "["
+    + "".join(
+        f"{chr(start)}-{chr(end)}"
+        for start, end, script in _RANGES
+        if script in UNSPACED_SCRIPTS or script in CJK_SCRIPTS
+    )
+    + "]"
+)
+
+
 def needs_segmentation(token: str) -> bool:
-    """Whether ``token`` holds characters of a script that is written without spaces (or CJK)."""
-    return any(char_script(c) in UNSPACED_SCRIPTS or char_script(c) in CJK_SCRIPTS for c in token)
+    """Whether ``token`` holds characters of a script that is written without spaces (or CJK);
+    one regular-expression search, since every text of every language is checked."""
+    return _SEGMENTED_CHARACTER.search(token) is not None
