@@ -24,7 +24,17 @@ from rerank_plus.evaluation.baselines import NaiveBM25Reranker
 from rerank_plus.evaluation.stages import first_stage, reranker
 
 EVAL = Path(__file__).resolve().parent.parent.parent / "shared" / "eval"
-SETS = ("xquad-en", "xquad-de", "xquad-es", "piaf-fr", "cranfield")
+SETS = (
+    "xquad-en",
+    "xquad-de",
+    "xquad-es",
+    "piaf-fr",
+    "cranfield",
+    "xquad-el",
+    "xquad-ar",
+    "xquad-zh",
+    "xquad-th",
+)
 DENSE = "dense (all-MiniLM-L6-v2, shared run)"
 
 

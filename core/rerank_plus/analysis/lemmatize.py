@@ -6,15 +6,15 @@ from functools import lru_cache
 
 
 @lru_cache(maxsize=500_000)
-def lemmatize(word: str, language: str) -> str:
-    """The lowercased lemma of ``word``; a word simplemma does not know stays as it is, lowercased.
+def lemmatize(word: str, dictionary: str) -> str:
+    """The lemma of ``word`` in simplemma's ``dictionary`` (a word it does not know stays as it
+    is), not yet case-folded: folding is the language's own (:func:`normalize.fold`).
 
-    Cached per (word, language): word forms repeat across documents, so most calls are lookups.
+    Cached per (word, dictionary): word forms repeat across documents, so most calls are lookups.
     """
     import simplemma
 
     try:
-        lemma = simplemma.lemmatize(word, lang=language)
-    except ValueError:  # a language simplemma has no dictionary for
-        lemma = word
-    return lemma.lower()
+        return str(simplemma.lemmatize(word, lang=dictionary))
+    except ValueError:  # a dictionary simplemma does not ship
+        return word

@@ -1,13 +1,20 @@
-"""Stop words: spaCy's per-language lists ("the", "le", "der" ...)."""
+"""Stop words: spaCy's per-language lists ("the", "le", "der" ...), folded like the text is."""
 
 from __future__ import annotations
 
 from functools import cache
 
-from rerank_plus.analysis.tokenize import blank_pipeline
+from rerank_plus.analysis.languages import profile
+from rerank_plus.analysis.normalize import fold
 
 
 @cache
 def stop_words(language: str) -> frozenset[str]:
-    """spaCy's stop words for ``language``, lowercased."""
-    return frozenset(word.lower() for word in blank_pipeline(language).Defaults.stop_words)
+    """spaCy's stop words for ``language``, case-folded by its rules; empty where spaCy has no
+    list (and always for the neutral analysis: no language's stop words fit unknown text)."""
+    if not profile(language).stop_words:
+        return frozenset()
+    from spacy.util import get_lang_class
+
+    words = get_lang_class(language).Defaults.stop_words
+    return frozenset(fold(word, language) for word in words)

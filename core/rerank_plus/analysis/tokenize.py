@@ -1,25 +1,31 @@
-"""Tokenization with spaCy: blank per-language tokenizers, or a trained pipeline when asked for.
+"""Tokenization with spaCy's rule-based tokenizers, one whitespace-separated piece at a time.
 
 ``spacy.blank(lang)`` needs no model download and still splits French elisions ("l'homme") and
-hyphenated clitics correctly. A trained pipeline adds part-of-speech tags (to drop punctuation
-and symbols by tag, and to lemmatize by part of speech: "je cours" -> "courir").
+hyphenated clitics correctly; languages spaCy has no rules for use its neutral ``"xx"``
+tokenizer. spaCy cuts a text at spaces first and applies its rules to each piece on its own, so
+a piece's tokens are cached here: a text whose words were seen before is tokenized by lookups,
+with no ``Doc`` built. A trained pipeline (part-of-speech tags, to drop punctuation by tag and
+lemmatize by part of speech: "je cours" -> "courir") still reads whole texts.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from spacy.language import Language
+    from spacy.tokenizer import Tokenizer
 
 #: Parts of speech that never carry content.
 NON_CONTENT_POS = frozenset({"PUNCT", "SYM", "SPACE"})
-#: Texts are tokenized in pieces of at most this many characters, cut at white space, so a
-#: 1 MB document neither hits spaCy's max_length nor builds one huge Doc.
+#: Texts for a trained pipeline are read in pieces of at most this many characters, cut at
+#: white space, so a 1 MB document neither hits spaCy's max_length nor builds one huge Doc.
 CHUNK_CHARS = 100_000
+#: A whitespace-separated piece longer than this (a URL, an unspaced paragraph) is not cached.
+LONGEST_CACHED_PIECE = 64
 
 
 _WORD_CHARACTER = re.compile(r"[^\W_]")
@@ -41,6 +47,11 @@ def blank_pipeline(language: str) -> Language:
             f"spaCy has no tokenizer for language {language!r}; pass languages that spaCy "
             "supports (see https://spacy.io/usage/models#languages)."
         ) from error
+
+
+@cache
+def _tokenizer(language: str) -> Tokenizer:
+    return blank_pipeline(language).tokenizer
 
 
 @cache
@@ -68,16 +79,20 @@ def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:
         start = end
 
 
-def tokenize(text: str, language: str, pipeline: str | None = None) -> list[tuple[str, str | None]]:
-    """Split ``text`` into (word, lemma) pairs; the lemma is None without a trained pipeline.
+@lru_cache(maxsize=200_000)
+def _cached_piece_tokens(piece: str, tokenizer: str) -> tuple[str, ...]:
+    return tuple(token.text for token in _tokenizer(tokenizer)(piece))
 
-    With a trained pipeline, tokens tagged as punctuation, symbol or space are dropped here;
-    with a blank tokenizer every token is returned, and :func:`is_content_shape` decides later
-    (per distinct word, cached).
-    """
-    if pipeline is None:
-        tokenizer = blank_pipeline(language).tokenizer
-        return [(token.text, None) for piece in chunks(text) for token in tokenizer(piece)]
+
+def piece_tokens(piece: str, tokenizer: str) -> tuple[str, ...]:
+    """The tokens spaCy's ``tokenizer`` rules make of one whitespace-free piece of text."""
+    if len(piece) <= LONGEST_CACHED_PIECE:
+        return _cached_piece_tokens(piece, tokenizer)
+    return tuple(token.text for token in _tokenizer(tokenizer)(piece))
+
+
+def tagged_tokens(text: str, pipeline: str) -> list[tuple[str, str | None]]:
+    """(word, lemma) pairs from a trained pipeline, without punctuation, symbols and spaces."""
     nlp = trained_pipeline(pipeline)
     return [
         (token.text, token.lemma_ or None)

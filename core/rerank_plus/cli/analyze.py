@@ -8,10 +8,13 @@ import json
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "analyze", help="Show the language, tokens, lemmas and terms of a text (JSON)."
+        "analyze",
+        help="Show the script, language, analysis path, tokens, base forms and terms of a text.",
     )
     parser.add_argument("text", help="the text to analyze")
-    parser.add_argument("--lang", help="force the language (ISO 639-1, e.g. en, fr, de)")
+    parser.add_argument(
+        "--lang", help="force the language (ISO 639-1, e.g. en, zh, th; und: language-neutral)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -22,7 +25,9 @@ def run(args: argparse.Namespace) -> int:
     detection = analyzer.detect(args.text)
     analysis = analyzer.analyze(args.text, args.lang)
     report = {
+        "script": analysis.script,
         "language": analysis.language,
+        "path": analysis.path,
         "detected_language": detection.language,
         "confidence": round(detection.confidence, 4),
         "reliable": detection.reliable,

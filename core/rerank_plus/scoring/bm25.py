@@ -144,8 +144,12 @@ class BM25Reranker(Reranker):
         raw = [0.0] * len(documents)
         relevance = [0.0] * len(documents)
         explanations: list[dict[str, Any]] = [
-            {"query_language": query_language, "document_language": language}
-            for language in languages
+            {
+                "query_language": query_language,
+                "document_language": language,
+                "document_analysis": analysis.path,
+            }
+            for language, analysis in zip(languages, analyses, strict=True)
         ]
         if not any(analysis.terms for analysis in analyses):
             return Scores(raw, relevance, explanations if explain else None)
