@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 #: Subcommand modules of this package; each defines ``register(subparsers)``.
-COMMANDS: tuple[str, ...] = ("demo", "analyze", "rank", "eval")
+COMMANDS: tuple[str, ...] = ("demo", "analyze", "rank", "eval", "tune")
 
 
 def build_parser() -> argparse.ArgumentParser:
