@@ -1,4 +1,4 @@
-"""Fusion with the first stage: normalization, RRF, weighted sums, and their invariants."""
+"""FusionReranker, the preset: normalization, RRF, weighted sums, the default, invariants."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rerank_plus import BM25Reranker, Pipeline, ReciprocalRankFusion, WeightedFusion
-from rerank_plus.combine import NORMALIZERS
+from rerank_plus.combine import DEFAULT_FUSION, NORMALIZERS, AdaptiveFusion, build_fusion
 from rerank_plus.combine.fusion import ranks
 from rerank_plus.compose.fusion import FusionReranker
+from rerank_plus.compose.profiles import from_config
+from rerank_plus.evaluation.stages import reranker as eval_reranker
 
 scores = st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=30)
 
@@ -39,7 +41,7 @@ documents = st.lists(st.lists(words, max_size=6).map(" ".join), min_size=1, max_
 
 
 @settings(max_examples=50, deadline=None)
-@given(documents, st.data(), st.sampled_from(["rrf", "weighted"]))
+@given(documents, st.data(), st.sampled_from(["rrf", "weighted", "adaptive"]))
 def test_fused_relevance_is_in_the_unit_interval(docs, data, method):
     first = data.draw(st.lists(st.floats(-5, 5), min_size=len(docs), max_size=len(docs)))
     reranker = FusionReranker(BM25Reranker(language="en"), method=method)
@@ -65,9 +67,9 @@ def test_rrf_agreement_wins_and_explanation_shows_both_scores():
     )
     assert results[0].index == 1
     explanation = results[0].explanation
-    assert explanation["first_stage_score"] == 0.9
-    assert explanation["fusion"] == {"method": "rrf", "k": 60}
-    assert explanation["matched_terms"].keys() == {"cat"}
+    assert explanation["fusion"]["first_stage_score"] == 0.9
+    assert explanation["fusion"]["method"] == "rrf" and explanation["fusion"]["k"] == 60
+    assert explanation["reranker"]["matched_terms"].keys() == {"cat"}
 
 
 def test_without_first_stage_scores_the_reranker_decides():
@@ -78,10 +80,11 @@ def test_without_first_stage_scores_the_reranker_decides():
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"method": "max"}, "method must be one of rrf, weighted"),
-        ({"alpha": 1.5}, r"alpha \(weight of the rerank score\) must be in \[0, 1\]"),
-        ({"normalization": "l2"}, "normalization must be one of minmax, zscore"),
-        ({"k": 0}, "k must be >= 1"),
+        ({"method": "max"}, "Unknown fusion 'max'; choose one of adaptive, rrf, weighted"),
+        ({"alpha": 1.5}, r"alpha must be a number in \[0, 1\]"),
+        ({"method": "weighted", "normalization": "l2"}, "choose one of minmax, zscore"),
+        ({"method": "rrf", "k": -1}, "k must be an int >= 0"),
+        ({"method": "rrf", "normalization": "minmax"}, "Bad options for fusion 'rrf'"),
     ],
 )
 def test_bad_options(options, message):
@@ -93,6 +96,8 @@ def test_bad_options(options, message):
     ("options", "fusion"),
     [
         ({"method": "rrf"}, ReciprocalRankFusion()),
+        ({}, AdaptiveFusion()),
+        ({"method": "adaptive", "alpha": 0.5}, AdaptiveFusion(alpha=0.5)),
         ({"method": "weighted", "alpha": 0.7}, WeightedFusion(alpha=0.7)),
         ({"method": "weighted", "normalization": "zscore"}, WeightedFusion(normalization="zscore")),
     ],
@@ -100,8 +105,52 @@ def test_bad_options(options, message):
 def test_the_preset_ranks_as_a_pipeline_with_the_same_fusion(options, fusion):
     docs = ["dogs bark", "cats purr", "a cat and a dog", "cat food", "river cats"]
     first = [0.9, 0.1, 0.5, 0.3, 0.7]
-    preset = FusionReranker(BM25Reranker(), **options).rank("cat", docs, first_stage_scores=first)
-    pipeline = Pipeline(BM25Reranker(), fusion=fusion).rank("cat", docs, first_stage_scores=first)
+    bm25 = BM25Reranker()
+    preset = FusionReranker(bm25, **options).rank("cat", docs, first_stage_scores=first)
+    pipeline = Pipeline(bm25, fusion=fusion).rank("cat", docs, first_stage_scores=first)
     assert [(r.index, r.relevance_score) for r in preset] == [
         (r.index, r.relevance_score) for r in pipeline
     ]
+
+
+def test_one_default_everywhere(tmp_path):
+    """FusionReranker(), from_config without a method, the profiles and the eval command."""
+    settings = build_fusion(DEFAULT_FUSION).settings()
+    assert settings["method"] == "adaptive"
+    assert FusionReranker().fusion.settings() == settings
+    config = {"reranker": {"provider": "bm25"}, "fusion": {"alpha": 0.35}}
+    assert from_config(config).fusion.settings() == settings
+    assert from_config("synthesis").fusion.settings() == settings
+    assert from_config("recent").fusion.settings() == settings
+    collection = _tiny_collection(tmp_path)
+    assert eval_reranker("fusion", collection).fusion.settings() == settings
+
+
+def _tiny_collection(tmp_path):
+    from rerank_plus.evaluation import load_collection
+
+    (tmp_path / "corpus.jsonl").write_text(
+        '{"_id": "d1", "title": "", "text": "cats purr"}\n', encoding="utf-8"
+    )
+    (tmp_path / "queries.jsonl").write_text('{"_id": "q1", "text": "cats"}\n', encoding="utf-8")
+    (tmp_path / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\n")
+    return load_collection(tmp_path)
+
+
+def test_the_default_leans_on_the_reranker_when_the_first_stage_cannot_read_the_query():
+    docs = ["Die Katze schläft auf dem Sofa.", "Der Hund bellt laut im Garten.", "Ein Auto."]
+    first = [0.1, 0.9, 0.5]  # an English embedding, blind on German, prefers the dog
+    english = FusionReranker().rank("Where does the cat sleep?", docs, first_stage_scores=first)
+    german = FusionReranker().rank(
+        "Wo schläft die Katze am liebsten?", docs, first_stage_scores=first, explain=True
+    )
+    assert german[0].index == 0
+    fusion = german[0].explanation["fusion"]
+    assert fusion["signals"]["first_stage_reads_query"] is False
+    assert fusion["weight"] > AdaptiveFusion().alpha
+    assert len(english) == len(german) == 3
+
+
+def test_fusion_options_and_keywords_are_exclusive():
+    with pytest.raises(ValueError, match="either as options"):
+        FusionReranker(BM25Reranker(), "rrf", alpha=0.5)

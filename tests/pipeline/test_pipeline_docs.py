@@ -14,5 +14,5 @@ def test_pipeline_doc_examples_run(capsys) -> None:
     for number, block in enumerate(blocks):
         exec(compile(block, f"pipeline.md block {number}", "exec"), {"__name__": "__docs__"})
     printed = capsys.readouterr().out
-    assert "{'method': 'weighted', 'alpha': 0.65, 'normalization': 'minmax'}" in printed
+    assert "{'method': 'adaptive'}" in printed
     assert "Unknown key 'topK' in rerank" in printed

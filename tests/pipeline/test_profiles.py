@@ -16,9 +16,9 @@ from rerank_plus import (
     PriorBoost,
     ReciprocalRankFusion,
     TokenBudget,
-    WeightedFusion,
     from_config,
 )
+from rerank_plus.combine import AdaptiveFusion, build_fusion
 from rerank_plus.compose.profiles import DEFAULT_FUSION, PROFILES
 
 
@@ -81,7 +81,7 @@ def test_profiles_mean_what_they_say() -> None:
     assert detail.boosts[0].weights["L1"] > detail.boosts[0].weights["L3"]
     assert detail.fusion.alpha > synthesis.fusion.alpha
     assert isinstance(recent.boosts[0], FreshnessBoost)
-    assert synthesis.fusion.alpha == DEFAULT_FUSION["alpha"]
+    assert synthesis.fusion.settings() == build_fusion(DEFAULT_FUSION).settings()
 
 
 def test_a_profile_with_overrides() -> None:
@@ -109,7 +109,7 @@ def test_json_and_yaml_files(tmp_path) -> None:
     path.write_text("profile: detail\nselection:\n  max_tokens: 300\n", encoding="utf-8")
     pipeline = from_config(str(path))
     assert pipeline.budget.max_tokens == 300 and pipeline.top_n == 5
-    assert isinstance(pipeline.fusion, WeightedFusion)
+    assert isinstance(pipeline.fusion, AdaptiveFusion)
 
 
 @pytest.mark.parametrize(

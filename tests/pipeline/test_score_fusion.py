@@ -70,7 +70,7 @@ def test_zscore_resists_one_outlier_better_than_minmax() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"method": "borda"}, "Unknown fusion 'borda'; choose one of rrf, weighted"),
+        ({"method": "borda"}, "Unknown fusion 'borda'; choose one of adaptive, rrf, weighted"),
         ({"method": "weighted", "alpha": 1.5}, r"alpha must be a number in \[0, 1\]"),
         ({"method": "weighted", "normalization": "l2"}, "choose one of minmax, zscore"),
         ({"method": "rrf", "k": -1}, "k must be an int >= 0"),

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 #: Subcommand modules of this package; each defines ``register(subparsers)``.
-COMMANDS: tuple[str, ...] = ("demo", "analyze", "rank", "eval", "serve")
+COMMANDS: tuple[str, ...] = ("demo", "analyze", "rank", "eval", "tune", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,7 +14,7 @@ Ranks are 1-based; equal scores take ranks in input order, the library's tie rul
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -26,22 +26,25 @@ class Fused:
     """Fused values in [0, 1], and per candidate the numbers that made them (for explanations)."""
 
     values: list[float]
-    details: list[dict[str, Any]]
+    details: Sequence[dict[str, Any]]
 
 
 class Fusion(Protocol):
     """Anything that turns two aligned score lists into one: what :class:`Pipeline` calls."""
 
-    def fuse(self, rerank: Sequence[float], first_stage: Sequence[float]) -> Fused: ...
+    def fuse(
+        self, rerank: Sequence[float], first_stage: Sequence[float], *, query: str | None = None
+    ) -> Fused:
+        """Fused values for aligned score lists; ``query`` is for fusions that read it."""
 
 
-def _check_weight(name: str, value: Any) -> float:
+def check_weight(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
         raise ValueError(f"{name} must be a number in [0, 1], got {value!r}.")
     return float(value)
 
 
-def _check_aligned(rerank: Sequence[float], first_stage: Sequence[float]) -> None:
+def check_aligned(rerank: Sequence[float], first_stage: Sequence[float]) -> None:
     if len(rerank) != len(first_stage):
         raise ValueError(
             f"cannot fuse {len(rerank)} rerank scores with {len(first_stage)} first-stage "
@@ -83,8 +86,11 @@ class _WeightedSum(ABC):
     def _settings(self) -> dict[str, Any]:
         """The method and its parameters, as explanations show them."""
 
-    def fuse(self, rerank: Sequence[float], first_stage: Sequence[float]) -> Fused:
-        _check_aligned(rerank, first_stage)
+    def fuse(
+        self, rerank: Sequence[float], first_stage: Sequence[float], *, query: str | None = None
+    ) -> Fused:
+        """Fixed weights: the query does not matter."""
+        check_aligned(rerank, first_stage)
         own, other = self._inputs(rerank), self._inputs(first_stage)
         values = [
             min(1.0, max(0.0, self.alpha * self._part(a) + (1.0 - self.alpha) * self._part(b)))
@@ -110,7 +116,7 @@ class WeightedFusion(_WeightedSum):
     shown = "normalized"
 
     def __init__(self, alpha: float = 0.5, normalization: str = "minmax") -> None:
-        self.alpha = _check_weight("alpha", alpha)
+        self.alpha = check_weight("alpha", alpha)
         self.normalization = normalization
         self._normalize = get_normalizer(normalization)
 
@@ -140,7 +146,7 @@ class ReciprocalRankFusion(_WeightedSum):
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise ValueError(f"k must be an int >= 0 (60 is usual), got {k!r}.")
         self.k = k
-        self.alpha = _check_weight("alpha", alpha)
+        self.alpha = check_weight("alpha", alpha)
 
     def _inputs(self, values: Sequence[float]) -> Sequence[float]:
         return ranks(values)
@@ -153,24 +159,3 @@ class ReciprocalRankFusion(_WeightedSum):
 
     def __repr__(self) -> str:
         return f"ReciprocalRankFusion(k={self.k}, alpha={self.alpha})"
-
-
-#: Fusion methods by the name configurations use.
-FUSIONS: dict[str, Callable[..., Fusion]] = {
-    "rrf": ReciprocalRankFusion,
-    "weighted": WeightedFusion,
-}
-
-
-def build_fusion(options: Mapping[str, Any] | str) -> Fusion:
-    """``"rrf"`` or ``{"method": "weighted", "alpha": 0.7, "normalization": "zscore"}``."""
-    if isinstance(options, str):
-        options = {"method": options}
-    settings = dict(options)
-    method = settings.pop("method", "weighted")
-    if method not in FUSIONS:
-        raise ValueError(f"Unknown fusion {method!r}; choose one of {', '.join(sorted(FUSIONS))}.")
-    try:
-        return FUSIONS[method](**settings)
-    except TypeError as error:
-        raise ValueError(f"Bad options for fusion {method!r}: {error}.") from error

@@ -1,33 +1,27 @@
 """FusionReranker: one reranker fused with the first stage, the common case in one line.
 
-A preset: the fusion itself is :mod:`rerank_plus.combine.fusion` (the rules :class:`Pipeline`
-uses), so both give the same values:
-
-- ``weighted``: ``alpha * norm(rerank) + (1 - alpha) * norm(first_stage)``, ``norm`` min-max or
-  z-score per query; a constant list normalizes to 0.5, so it neither helps nor hurts.
-- ``rrf``: unweighted reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009),
-  ``sum(1 / (k + rank))`` over the two rankings, k = 60; scale-free, so no normalization.
+A preset over :class:`Pipeline`: it only builds the fusion (:mod:`rerank_plus.combine`), so a
+``FusionReranker`` and a ``Pipeline`` with the same fusion give the same values. Without
+options it uses the library's default fusion, :data:`rerank_plus.combine.DEFAULT_FUSION`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Unpack
+from collections.abc import Mapping
+from typing import Any
 
-from rerank_plus.combine.fusion import Fusion, ReciprocalRankFusion, WeightedFusion
-from rerank_plus.combine.normalize import NORMALIZERS
-from rerank_plus.reranker import Context, Reranker, Scores
-
-FUSION_METHODS = ("rrf", "weighted")
+from rerank_plus.combine.registry import DEFAULT_FUSION, build_fusion
+from rerank_plus.compose.pipeline import Pipeline
+from rerank_plus.reranker import Reranker
 
 
-class FusionReranker(Reranker):
-    """Fuses a reranker's scores with the first-stage scores passed to ``rank``.
+class FusionReranker(Pipeline):
+    """Fuses a reranker's scores (BM25 by default) with the first-stage scores passed to ``rank``.
 
-    Without first-stage scores (``first_stage_scores=None``) it ranks by the reranker alone.
-    ``relevance_score`` is the fused value in [0, 1]; ``alpha`` (the weight of the rerank
-    score) applies to ``weighted``, ``k`` to ``rrf``. For boosts and selection rules on top,
-    use :class:`rerank_plus.Pipeline` with a fusion from :mod:`rerank_plus.combine`.
+    ``fusion`` is a fusion's options (``"rrf"``, ``{"method": "weighted", "alpha": 0.7}``), or
+    give ``method``, ``alpha``, ``normalization``, ``k`` as keywords; nothing means the default
+    fusion. Without first-stage scores it ranks by the reranker alone. ``relevance_score`` is
+    the fused value in [0, 1]. For boosts and selection rules on top, use :class:`Pipeline`.
 
     >>> from rerank_plus import BM25Reranker
     >>> fused = FusionReranker(BM25Reranker(), method="weighted", alpha=0.7)
@@ -37,62 +31,38 @@ class FusionReranker(Reranker):
 
     def __init__(
         self,
-        reranker: Reranker,
+        reranker: Reranker | None = None,
+        fusion: Mapping[str, Any] | str | None = None,
         *,
-        method: str = "rrf",
-        alpha: float = 0.5,
-        normalization: str = "minmax",
-        k: int = 60,
+        method: str | None = None,
+        alpha: float | None = None,
+        normalization: str | None = None,
+        k: int | None = None,
     ) -> None:
-        if method not in FUSION_METHODS:
-            raise ValueError(f"method must be one of {', '.join(FUSION_METHODS)}, got {method!r}.")
-        if not 0.0 <= alpha <= 1.0:
-            raise ValueError(f"alpha (weight of the rerank score) must be in [0, 1], got {alpha}.")
-        if normalization not in NORMALIZERS:
-            raise ValueError(
-                f"normalization must be one of {', '.join(NORMALIZERS)}, got {normalization!r}."
+        keywords = {
+            key: value
+            for key, value in (
+                ("method", method),
+                ("alpha", alpha),
+                ("normalization", normalization),
+                ("k", k),
             )
-        if k < 1:
-            raise ValueError(f"k must be >= 1, got {k}.")
-        self.reranker = reranker
-        self.method = method
-        self.alpha = alpha
-        self.normalization = normalization
-        self.k = k
-        self.fusion: Fusion = (
-            ReciprocalRankFusion(k=k) if method == "rrf" else WeightedFusion(alpha, normalization)
-        )
+            if value is not None
+        }
+        if fusion is not None and keywords:
+            raise ValueError(
+                "give the fusion either as options (fusion=...) or as keywords "
+                "(method, alpha, normalization, k), not both."
+            )
+        if reranker is None:
+            from rerank_plus.scoring.bm25 import BM25Reranker
 
-    def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
-        return self.reranker.score(query, documents, explain=explain)
+            reranker = BM25Reranker()
+        options: Mapping[str, Any] | str = fusion if fusion is not None else keywords
+        if not options:
+            options = DEFAULT_FUSION
+        super().__init__(reranker, fusion=build_fusion(options, reranker=reranker))
+        self.options = options
 
-    def score_candidates(
-        self, query: str, documents: Sequence[str], **context: Unpack[Context]
-    ) -> Scores:
-        """The inner reranker's scores fused with the first stage's; ``metadata`` goes to it."""
-        explain = context.get("explain", False)
-        first = context.get("first_stage_scores")
-        inner = self.reranker.score_candidates(
-            query, documents, explain=explain, metadata=context.get("metadata")
-        )
-        if first is None:
-            return inner
-        fused = self.fusion.fuse(inner.raw, first).values
-        explanations = None
-        if explain:
-            explanations = [
-                {
-                    **(inner.explanations[i] if inner.explanations else {}),
-                    "rerank_score": inner.raw[i],
-                    "first_stage_score": first[i],
-                    "fusion": self._describe(),
-                    "fused_score": fused[i],
-                }
-                for i in range(len(documents))
-            ]
-        return Scores(fused, fused, explanations)
-
-    def _describe(self) -> dict[str, Any]:
-        if self.method == "rrf":
-            return {"method": "rrf", "k": self.k}
-        return {"method": "weighted", "alpha": self.alpha, "normalization": self.normalization}
+    def __repr__(self) -> str:
+        return f"FusionReranker({type(self.reranker).__name__}(), fusion={self.fusion!r})"

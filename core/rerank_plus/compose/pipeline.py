@@ -107,7 +107,7 @@ class Pipeline(Reranker):
         )
         if self.fusion is not None and first_stage_scores is not None and alive:
             fused = self.fusion.fuse(
-                [raw[i] for i in alive], [first_stage_scores[i] for i in alive]
+                [raw[i] for i in alive], [first_stage_scores[i] for i in alive], query=query
             )
             for position, i in enumerate(alive):
                 relevance[i] = raw[i] = fused.values[position]

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from rerank_plus.combine.boosts import build_boost
-from rerank_plus.combine.fusion import Fusion, build_fusion
+from rerank_plus.combine.fusion import Fusion
+from rerank_plus.combine.registry import DEFAULT_FUSION, build_fusion
 from rerank_plus.compose.pipeline import Pipeline
 from rerank_plus.compose.presets import KINDS
 from rerank_plus.errors import MissingExtraError
@@ -41,13 +42,6 @@ from rerank_plus.selection.diversity import (
     LexicalSimilarity,
     MaximalMarginalRelevance,
 )
-
-#: The documented default fusion of a reranker with the first stage: min-max weighted sum with
-#: alpha 0.65 on the reranker, the middle of the range (0.6-0.7) where, on the five public sets
-#: (the "fusion" section of docs/benchmarks.md), fusion never falls more than a point below the
-#: better input and beats both on most sets. RRF and z-score let a weak first stage (an English
-#: embedding on German, Spanish or French) pull the ranking down.
-DEFAULT_FUSION: dict[str, Any] = {"method": "weighted", "alpha": 0.65, "normalization": "minmax"}
 
 #: Ready profiles from the hierarchical-memory design. ``level`` is the summary level of a
 #: memory: L1 raw passages, L2 summaries of passages, L3 summaries of summaries.
@@ -64,7 +58,7 @@ PROFILES: dict[str, dict[str, Any]] = {
     # Precise questions: lexical precision, raw passages, stop where relevance drops.
     "detail": {
         "reranker": {"provider": "bm25"},
-        "fusion": {**DEFAULT_FUSION, "alpha": 0.9},
+        "fusion": {**DEFAULT_FUSION, "alpha": 0.9, "unread_alpha": 0.95},
         "boosts": [
             {"type": "prior", "field": "level", "weights": {"L1": 1.2, "L2": 1.0, "L3": 0.9}}
         ],
@@ -223,7 +217,9 @@ def from_config(source: Mapping[str, Any] | str | Path) -> Pipeline:
     if "reranker" not in config:
         raise ValueError('A configuration needs "reranker" (or "profile", or "rerank").')
     reranker = _provider(config["reranker"])
-    fusion: Fusion | None = build_fusion(config["fusion"]) if config.get("fusion") else None
+    fusion: Fusion | None = (
+        build_fusion(config["fusion"], reranker=reranker) if config.get("fusion") else None
+    )
     boosts = [build_boost(options) for options in config.get("boosts", [])]
     selection = config.get("selection", {})
     _check_keys("selection", selection, _SELECTION)

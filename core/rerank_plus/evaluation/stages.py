@@ -76,13 +76,18 @@ RERANKERS: dict[str, Callable[[str, Collection], Reranker]] = {
 
 
 def _fusion(argument: str, collection: Collection) -> Reranker:
-    """``fusion:rrf`` or ``fusion:weighted=ALPHA`` of the first stage with BM25 (corpus stats)."""
+    """BM25 (corpus statistics) fused with the first stage: ``fusion`` (the default fusion),
+    ``fusion:rrf``, ``fusion:adaptive``, ``fusion:weighted=ALPHA`` or ``fusion:PROFILE.yaml``
+    (the fusion of a profile, as ``rerank-plus tune`` writes it)."""
+    bm25 = BM25Reranker().fit(list(collection.documents.values()))
     method, _, alpha = argument.partition("=")
-    return FusionReranker(
-        BM25Reranker().fit(list(collection.documents.values())),
-        method=method or "rrf",
-        alpha=float(alpha) if alpha else 0.5,
-    )
+    if method.endswith((".yaml", ".yml", ".json")):
+        from rerank_plus.compose.profiles import read_config
+
+        return FusionReranker(bm25, read_config(Path(method)).get("fusion") or None)
+    if not method:
+        return FusionReranker(bm25)
+    return FusionReranker(bm25, method=method, alpha=float(alpha) if alpha else None)
 
 
 def reranker(spec: str, collection: Collection) -> Reranker:
