@@ -80,7 +80,9 @@ def test_normalizers_reject_what_is_not_finite(normalize, bad) -> None:
 
 @pytest.mark.parametrize("bad", [math.inf, -math.inf])
 def test_first_stage_scores_must_be_finite(bad) -> None:
-    with pytest.raises(ValueError, match=r"first_stage_scores\[2\] is -?inf; scores must be finite"):
+    with pytest.raises(
+        ValueError, match=r"first_stage_scores\[2\] is -?inf; scores must be finite"
+    ):
         check_first_stage_scores([0.1, 0.2, bad], 3)
     with pytest.raises(ValueError, match="must be finite"):
         BM25Reranker().rank("cats", ["cats", "dogs", "birds"], first_stage_scores=[0.1, 0.2, bad])

@@ -72,7 +72,7 @@ def check_first_stage_scores(scores: Any, n_documents: int) -> list[float] | Non
         if not math.isfinite(value):
             raise ValueError(
                 f"first_stage_scores[{position}] is {value!r}; scores must be finite. Clip "
-                "infinite scores to a finite bound (the order of finite values of any size is kept)."
+                "infinite scores to a finite bound (finite values of any size keep their order)."
             )
         values.append(float(value))
     return values

@@ -5,13 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 
+from rerank_plus.cli.arguments import language_code
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "analyze", help="Show the language, tokens, lemmas and terms of a text (JSON)."
     )
     parser.add_argument("text", help="the text to analyze")
-    parser.add_argument("--lang", help="force the language (ISO 639-1, e.g. en, fr, de)")
+    parser.add_argument(
+        "--lang", type=language_code, help="force the language (ISO 639-1, e.g. en, fr, de)"
+    )
     parser.set_defaults(run=run)
 
 
