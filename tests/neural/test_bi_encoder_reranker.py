@@ -38,9 +38,25 @@ def test_scores_are_cosines_and_relevance_is_in_unit_interval(reranker, minilm_p
 
 
 def test_document_embeddings_are_cached(reranker) -> None:
+    encoder = reranker.load()
+    encoded: list[list[str]] = []
+    original = encoder.encode
+
+    def counting_encode(sentences, **kwargs):
+        encoded.append(list(sentences))
+        return original(sentences, **kwargs)
+
+    encoder.encode = counting_encode
     documents = ["first text about rivers", "second text about mountains"]
-    first = reranker.embed(documents)
-    assert np.array_equal(reranker.embed(documents[::-1]), first[::-1])
+    try:
+        first = reranker.embed(documents)
+        assert encoded == [documents]
+        assert np.array_equal(reranker.embed(documents[::-1]), first[::-1])
+        assert encoded == [documents]  # the second call encoded nothing
+        reranker.embed([*documents, "a third text"])
+        assert encoded == [documents, ["a third text"]]
+    finally:
+        del encoder.encode
 
 
 def test_empty_list_does_not_load_the_model() -> None:

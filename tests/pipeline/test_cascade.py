@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from rerank_plus import BM25Reranker, Cascade, Pipeline, WeightedFusion
+from rerank_plus import (
+    BM25Reranker,
+    Cascade,
+    GapCutoff,
+    Pipeline,
+    PriorBoost,
+    TokenBudget,
+    WeightedFusion,
+)
 
 DOCS = [
     "Marathon runners train for months before the race.",
@@ -55,12 +63,55 @@ def test_a_later_stage_breaks_ties_in_input_order() -> None:
     assert results[0].score == results[1].score
 
 
-def test_a_pipeline_can_be_a_stage(bm25: BM25Reranker) -> None:
-    stage = Pipeline(bm25, fusion=WeightedFusion(alpha=0.5))
-    results = Cascade([stage, bm25], keep=[2, 1]).rank(
-        "runners", DOCS, first_stage_scores=[0.9, 0.8, 0.1, 0.2, 0.0]
+FIRST_STAGE = [0.9, 0.8, 0.1, 0.2, 0.0]
+LEVELS = [{"level": "raw"}, {}, {"level": "summary"}, {"level": "raw"}, {}]
+
+
+def test_a_pipeline_stage_sees_its_survivors_first_stage_scores_and_metadata(bm25) -> None:
+    stage = Pipeline(
+        bm25,
+        fusion=WeightedFusion(alpha=0.5),
+        boosts=[PriorBoost("level", {"summary": 3.0, "raw": 1.0})],
     )
-    assert len(results) == 1
+    results = Cascade([bm25, stage], keep=[3, None]).rank(
+        "marathon runners", DOCS, first_stage_scores=FIRST_STAGE, metadata=LEVELS, explain=True
+    )
+    survivors = sorted(r.index for r in bm25.rank("marathon runners", DOCS, top_n=3))
+    assert sorted(r.index for r in results) == survivors
+    for result in results:
+        last = result.explanation["stages"][-1]["explanation"]
+        # each survivor's own first-stage score and metadata, not its neighbour's
+        assert last["fusion"]["first_stage_score"] == FIRST_STAGE[result.index]
+        assert last["boosts"][0]["factor"] == {"summary": 3.0, "raw": 1.0}.get(
+            LEVELS[result.index].get("level"), 1.0
+        )
+    # the same order as the pipeline alone on the survivors, with their share of the inputs
+    alone = stage.rank(
+        "marathon runners",
+        [DOCS[i] for i in survivors],
+        first_stage_scores=[FIRST_STAGE[i] for i in survivors],
+        metadata=[LEVELS[i] for i in survivors],
+    )
+    assert [r.index for r in results] == [survivors[r.index] for r in alone]
+    assert [r.score for r in results] == pytest.approx([r.score for r in alone])
+
+
+def test_a_pipeline_stage_scores_but_does_not_select(bm25) -> None:
+    """As a stage, a Pipeline contributes its scores (reranker, fusion, boosts) only: its own
+    ``top_n``, threshold, cutoff, diversity and token budget do not apply; ``keep`` decides."""
+    stage = Pipeline(
+        bm25,
+        fusion=WeightedFusion(alpha=0.5),
+        cutoff=GapCutoff(min_gap=0.01),
+        budget=TokenBudget(max_tokens=1),
+        top_n=1,
+        threshold=0.99,
+    )
+    assert len(stage.rank("runners", DOCS, first_stage_scores=FIRST_STAGE)) <= 1
+    results = Cascade([stage, bm25], keep=[4, 3]).rank(
+        "runners", DOCS, first_stage_scores=FIRST_STAGE
+    )
+    assert len(results) == 3
 
 
 @pytest.mark.parametrize(

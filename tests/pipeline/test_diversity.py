@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rerank_plus import BM25Reranker, MaximalMarginalRelevance, Pipeline
 from rerank_plus.selection import LexicalSimilarity
@@ -19,6 +19,7 @@ NEAR_DUPLICATES = [
 ]
 
 
+@settings(deadline=None)  # the first example builds the analyzer (spaCy, lingua)
 @given(st.lists(documents, min_size=0, max_size=12), st.data())
 def test_lambda_one_is_the_relevance_order(texts: list[str], data) -> None:
     relevance = data.draw(st.lists(st.floats(0, 1), min_size=len(texts), max_size=len(texts)))
@@ -26,6 +27,7 @@ def test_lambda_one_is_the_relevance_order(texts: list[str], data) -> None:
     assert MaximalMarginalRelevance(lambda_=1.0).order(relevance, texts) == list(range(len(texts)))
 
 
+@settings(deadline=None)
 @given(st.lists(documents, min_size=1, max_size=10), st.floats(0, 1))
 def test_mmr_is_a_permutation(texts: list[str], lambda_: float) -> None:
     relevance = [1.0 - i / len(texts) for i in range(len(texts))]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from rerank_plus import (
@@ -60,18 +60,30 @@ def test_full_configuration_builds_every_part() -> None:
     assert isinstance(pipeline.budget, TokenBudget) and pipeline.budget.max_tokens == 500
 
 
+def days_ago(days: float) -> str:
+    return (datetime.now(UTC) - timedelta(days=days)).isoformat()
+
+
+#: Per profile, metadata for two equally relevant documents where the profile's boost must put
+#: the second first (equal scores would otherwise keep input order), and a third unrelated one.
+PREFERRED_SECOND = {
+    "synthesis": [{"level": "L1"}, {"level": "L3"}, {"level": "L3"}],
+    "detail": [{"level": "L3"}, {"level": "L1"}, {"level": "L1"}],
+    "recent": [{"timestamp": days_ago(90)}, {"timestamp": days_ago(0)}, {"timestamp": days_ago(0)}],
+}
+
+
 @pytest.mark.parametrize("name", sorted(PROFILES))
 def test_ready_profiles_rank(name: str) -> None:
     pipeline = from_config(name)
     assert isinstance(pipeline, Pipeline)
-    docs = ["Quarterly summary of sales.", "Sales rose in March.", "Cats purr."]
-    metadata = [
-        {"level": "L3", "timestamp": "2025-03-01"},
-        {"level": "L1", "timestamp": "2025-03-30"},
-        {},
-    ]
-    results = pipeline.rank("sales", docs, first_stage_scores=[0.5, 0.4, 0.1], metadata=metadata)
-    assert {r.index for r in results} <= {0, 1, 2} and results
+    docs = ["Sales rose in March.", "Sales rose in March!", "Cats purr."]
+    results = pipeline.rank(
+        "sales", docs, first_stage_scores=[0.5, 0.5, 0.1], metadata=PREFERRED_SECOND[name]
+    )
+    assert [r.index for r in results][:2] == [1, 0]
+    assert results[0].score > results[1].score  # the boost, not input order, decides
+    assert all(r.index != 2 for r in results[:2]) and len(results) <= pipeline.top_n
 
 
 def test_profiles_mean_what_they_say() -> None:
@@ -91,13 +103,31 @@ def test_a_profile_with_overrides() -> None:
 
 
 def test_recent_profile_prefers_fresh_documents() -> None:
-    pipeline = from_config({"profile": "recent", "fusion": None})
-    pipeline.boosts = [
-        FreshnessBoost(half_life_days=7, weight=1.0, now=datetime(2025, 4, 1, tzinfo=UTC))
+    pipeline = from_config("recent")
+    (boost,) = pipeline.boosts
+    assert isinstance(boost, FreshnessBoost)
+    assert (boost.half_life_days, boost.weight) == (7.0, 1.0)
+    docs = [
+        "What's new in the release: the release notes of the release.",
+        "What's new in this release.",
+        "Cats purr.",
     ]
-    docs = ["What's new in the release.", "What's new in the release."]
-    metadata = [{"timestamp": "2024-04-01"}, {"timestamp": "2025-03-31"}]
-    assert pipeline.rank("what's new in the release", docs, metadata=metadata)[0].index == 1
+    metadata = [{"timestamp": days_ago(60)}, {"timestamp": days_ago(1)}, {}]
+    scores = [0.9, 0.8, 0.1]
+    # The stale document matches better on both inputs: without the boost it ranks first ...
+    unboosted = from_config({"profile": "recent", "boosts": []})
+    assert [
+        r.index
+        for r in unboosted.rank("what's new in the release", docs, first_stage_scores=scores)
+    ][:2] == [0, 1]
+    # ... and the profile's one-week half-life lifts the fresh one above it.
+    results = pipeline.rank(
+        "what's new in the release", docs, first_stage_scores=scores, metadata=metadata
+    )
+    assert [r.index for r in results][:2] == [1, 0]
+    fresh, stale = boost.factor(metadata[1])[0], boost.factor(metadata[0])[0]
+    assert fresh == pytest.approx(1 + 0.5 ** (1 / 7), rel=1e-3)
+    assert stale == pytest.approx(1 + 0.5 ** (60 / 7), rel=1e-3)
 
 
 def test_json_and_yaml_files(tmp_path) -> None:

@@ -28,8 +28,10 @@ class LRUCache(Generic[V]):
     """Keeps the ``maxsize`` most recently used values; ``maxsize=0`` turns caching off."""
 
     def __init__(self, maxsize: int) -> None:
-        if maxsize < 0:
-            raise ValueError(f"cache size must be >= 0, got {maxsize}.")
+        if isinstance(maxsize, bool) or not isinstance(maxsize, int) or maxsize < 0:
+            raise ValueError(
+                f"cache size must be a whole number >= 0 (0 turns the cache off), got {maxsize!r}."
+            )
         self.maxsize = maxsize
         self._values: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = threading.Lock()

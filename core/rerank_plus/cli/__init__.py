@@ -6,13 +6,23 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
+
+from rerank_plus.errors import MissingExtraError
 
 #: Subcommand modules of this package; each defines ``register(subparsers)``.
 COMMANDS: tuple[str, ...] = ("demo", "analyze", "rank", "eval", "tune", "serve")
 
 
+class _Parser(argparse.ArgumentParser):
+    """Reports a bad argument in one line (``--help`` shows the usage), exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="rerank-plus",
         description="Rerank retrieval candidates with multilingual BM25+NLP or neural models.",
     )
@@ -26,6 +36,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args) or 0)
-    except (ValueError, TypeError, OSError) as error:
+    except (ValueError, TypeError, OSError, MissingExtraError) as error:
         print(f"rerank-plus {args.command}: error: {error}", file=sys.stderr)
         return 2

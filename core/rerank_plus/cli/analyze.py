@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from rerank_plus.cli.arguments import language_code
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -13,7 +15,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("text", help="the text to analyze")
     parser.add_argument(
-        "--lang", help="force the language (ISO 639-1, e.g. en, zh, th; und: language-neutral)"
+        "--lang",
+        type=language_code,
+        help="force the language (ISO 639-1, e.g. en, zh, th; und: language-neutral)",
     )
     parser.set_defaults(run=run)
 

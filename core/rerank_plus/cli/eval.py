@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from rerank_plus.cli.arguments import existing_file, first_stage_spec, positive_int
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -20,21 +22,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("set", help="a BEIR folder, or a set name under ../shared/eval")
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
-        "--run", dest="run_file", help="a run file: query-id, doc-id, rank, score (TSV, .gz ok)"
+        "--run",
+        dest="run_file",
+        type=existing_file,
+        help="a run file: query-id, doc-id, rank, score (TSV, .gz ok)",
     )
     source.add_argument(
-        "--first-stage", help="dense:MODEL (dense:minilm works offline) or bm25 over the corpus"
+        "--first-stage",
+        type=first_stage_spec,
+        help="dense:MODEL (dense:minilm works offline) or bm25 over the corpus",
     )
-    parser.add_argument("--k", type=int, default=100, help="candidates reranked per query")
+    parser.add_argument("--k", type=positive_int, default=100, help="candidates reranked per query")
     parser.add_argument(
         "--rerankers",
         default="bm25-naive,bm25",
         help="comma-separated: bm25, bm25-fit, bm25-naive, bi-encoder[:M], cross-encoder[:M]",
     )
-    parser.add_argument("--top-n", type=int, default=10, help="results handed to the LLM")
+    parser.add_argument("--top-n", type=positive_int, default=10, help="results handed to the LLM")
     parser.add_argument(
         "--max-queries",
-        type=int,
+        type=positive_int,
         help="evaluate a fixed random sample of N judged queries (the same N gives the same ones)",
     )
     parser.add_argument("--json", dest="json_path", help="write the results as JSON here")

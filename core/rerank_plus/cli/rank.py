@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from rerank_plus.cli.arguments import language_code, positive_int, unit_interval
 from rerank_plus.cli.kind_arguments import add_kind_arguments, reranker_from_arguments
 
 if TYPE_CHECKING:
@@ -21,11 +22,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("input", nargs="?", default="-", help="JSONL or text file; - for stdin")
     parser.add_argument("--query", "-q", required=True, help="the query to rank against")
-    parser.add_argument("--top-n", type=int, default=None, help="keep at most N results")
+    parser.add_argument("--top-n", type=positive_int, default=None, help="keep at most N results")
     parser.add_argument(
-        "--threshold", type=float, default=None, help="drop results with relevance_score below T"
+        "--threshold",
+        type=unit_interval,
+        default=None,
+        help="drop results with relevance_score below T",
     )
-    parser.add_argument("--lang", help="force the language of the query and documents")
+    parser.add_argument(
+        "--lang", type=language_code, help="force the language of the query and documents"
+    )
     parser.add_argument("--explain", action="store_true", help="say why each result is where it is")
     parser.add_argument(
         "--config",

@@ -4,6 +4,14 @@ Scores of different scorers (a BM25 sum, a cosine, a logit) live on different sc
 one scorer's range moves from query to query, so fusion normalizes within each query's
 candidates. Constant input (one candidate, or all equal) carries no ordering information and maps
 to 0.5 with either method: neutral, so the other input decides.
+
+Contract at the edges: every value must be finite; an infinity or NaN raises ``ValueError``
+naming its position (a score of ``inf`` carries no distance to the others, so no weighted sum can
+place it honestly; rank-based fusion needs no normalizer). Finite values of any magnitude, from
+subnormals to ``1.8e308``, never swap order and equal values stay equal: the normalizers first
+rescale by a power of two (exact), so no intermediate overflows or underflows to zero. Distinct
+values may still round to one output when their gap is below the output's precision (about
+``1e-16`` of the range), since [0, 1] holds fewer floats than the whole line.
 """
 
 from __future__ import annotations
@@ -12,6 +20,25 @@ import math
 from collections.abc import Callable, Sequence
 
 Normalizer = Callable[[Sequence[float]], list[float]]
+
+
+def _rescaled(values: Sequence[float]) -> list[float]:
+    """The values times one power of two that puts the largest magnitude in [0.5, 1).
+
+    Multiplying by a power of two is exact for normal floats and monotone always, and min-max and
+    z-score are scale-free, so the results are unchanged while no sum or square can overflow.
+    """
+    for position, value in enumerate(values):
+        if not math.isfinite(value):
+            raise ValueError(
+                f"cannot normalize scores[{position}] = {value!r}: scores must be finite numbers. "
+                "Clip infinite scores to a finite bound, or use rank-based fusion ('rrf')."
+            )
+    largest = max((abs(value) for value in values), default=0.0)
+    if largest == 0.0:
+        return [float(value) for value in values]
+    exponent = math.frexp(largest)[1]
+    return [math.ldexp(value, -exponent) for value in values]
 
 
 def min_max(values: Sequence[float]) -> list[float]:
@@ -24,6 +51,7 @@ def min_max(values: Sequence[float]) -> list[float]:
     """
     if not values:
         return []
+    values = _rescaled(values)
     low, high = min(values), max(values)
     if not high > low:
         return [0.5] * len(values)
@@ -42,6 +70,7 @@ def z_score(values: Sequence[float]) -> list[float]:
     """
     if not values:
         return []
+    values = _rescaled(values)
     mean = math.fsum(values) / len(values)
     deviation = math.sqrt(math.fsum((value - mean) ** 2 for value in values) / len(values))
     if not deviation > 0:
