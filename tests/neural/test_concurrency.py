@@ -113,14 +113,6 @@ def test_bi_encoder_shared_between_threads_and_coroutines(minilm_path) -> None:
     check(lambda: BiEncoderReranker(minilm_path, device="cpu"))
 
 
-#: Lazy loading has no lock yet: threads that arrive before the first load ends each load.
-LOADS_RACE = pytest.mark.xfail(
-    strict=True,
-    reason="CrossEncoderReranker.load and BiEncoderReranker.load need a lock (one load per model)",
-)
-
-
-@LOADS_RACE
 def test_cross_encoder_loads_its_model_once_for_16_threads(
     tiny_cross_encoder_path, count_loads
 ) -> None:
@@ -129,7 +121,6 @@ def test_cross_encoder_loads_its_model_once_for_16_threads(
     assert count_loads["CrossEncoder"] == 1
 
 
-@LOADS_RACE
 def test_bi_encoder_loads_its_model_once_for_16_threads(minilm_path, count_loads) -> None:
     shared = BiEncoderReranker(minilm_path, device="cpu")
     in_threads(shared.rank, requests(THREADS))

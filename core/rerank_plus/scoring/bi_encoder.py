@@ -17,6 +17,7 @@ from rerank_plus.reranker import Reranker, Scores
 from rerank_plus.scoring.devices import pick_device, use_half_precision
 from rerank_plus.scoring.models import (
     DEFAULT_BI_ENCODER,
+    LOAD_LOCK,
     load_model,
     require_sentence_transformers,
 )
@@ -58,8 +59,13 @@ class BiEncoderReranker(Reranker):
         self._cache: LRUCache[np.ndarray] = LRUCache(cache_size)
 
     def load(self) -> Any:
-        """The loaded ``SentenceTransformer`` (loaded on first use)."""
-        if self._encoder is None:
+        """The loaded ``SentenceTransformer`` (loaded on first use, once also when threads ask
+        for it at the same time)."""
+        if self._encoder is not None:
+            return self._encoder
+        with LOAD_LOCK:
+            if self._encoder is not None:
+                return self._encoder
             sentence_transformers = require_sentence_transformers("BiEncoderReranker")
             device = pick_device(self.device)
 

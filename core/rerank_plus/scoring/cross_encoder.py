@@ -20,6 +20,7 @@ from rerank_plus.reranker import Reranker, Scores
 from rerank_plus.scoring.batching import estimate_tokens, length_batches
 from rerank_plus.scoring.devices import pick_device, use_half_precision
 from rerank_plus.scoring.models import (
+    LOAD_LOCK,
     default_cross_encoder,
     load_model,
     require_sentence_transformers,
@@ -119,8 +120,13 @@ class CrossEncoderReranker(Reranker):
         return default_cross_encoder(self._analyzer.languages_for(query, documents)[0])
 
     def load(self, name: str) -> Any:
-        """The loaded ``CrossEncoder`` for ``name`` (loaded once per reranker)."""
-        if name not in self._models:
+        """The loaded ``CrossEncoder`` for ``name`` (loaded once per reranker, also when threads
+        ask for it at the same time)."""
+        if name in self._models:
+            return self._models[name]
+        with LOAD_LOCK:
+            if name in self._models:
+                return self._models[name]
             sentence_transformers = require_sentence_transformers("CrossEncoderReranker")
             device = pick_device(self.device)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -33,6 +34,11 @@ def require_sentence_transformers(feature: str) -> Any:
     except ImportError as error:
         raise MissingExtraError("sentence-transformers", "cross-encoder", feature) from error
     return sentence_transformers
+
+
+#: Held while a reranker loads a model, so threads that use a shared reranker before its model
+#: is loaded wait for one load instead of each loading their own copy.
+LOAD_LOCK = threading.Lock()
 
 
 def load_model(kind: str, name: str, build: Callable[[], T]) -> T:
