@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -11,9 +12,21 @@ from pathlib import Path
 
 import pytest
 import tomllib
-from conftest import DECLARED_MODULES, REQUIRE_EXTRAS
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _root_conftest():
+    """tests/conftest.py itself: ``import conftest`` may find another folder's conftest."""
+    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "tests" / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+DECLARED_MODULES = _root_conftest().DECLARED_MODULES
+REQUIRE_EXTRAS = _root_conftest().REQUIRE_EXTRAS
 
 #: Distribution names whose import name is not the distribution name with "-" as "_".
 IMPORT_NAMES = {
@@ -21,6 +34,7 @@ IMPORT_NAMES = {
     "pytrec-eval-terrier": "pytrec_eval",
     "llama-index-core": "llama_index",
     "llama-index-embeddings-huggingface": "llama_index",
+    "llama-index-postprocessor-cohere-rerank": "llama_index",
 }
 
 SAMPLE = """
