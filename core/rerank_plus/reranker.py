@@ -149,21 +149,75 @@ class Reranker(ABC):
         >>> [r.index for r in BM25Reranker().rank("capital of France", docs, top_n=1)]
         [0]
         """
-        request = RankRequest(
-            check_query(query),
-            check_documents(documents),
-            check_top_n(top_n),
-            check_threshold(threshold),
-            explain,
+        request, first_stage, items = checked_request(
+            query, documents, top_n, threshold, explain, first_stage_scores, metadata
         )
-        texts = request.documents
-        first_stage = check_first_stage_scores(first_stage_scores, len(texts))
-        items = None if metadata is None else check_metadata(metadata, len(texts))
-        if not texts:
+        if not request.documents:
             return []
         scores = self.score_candidates(
-            request.query, texts, first_stage_scores=first_stage, explain=explain, metadata=items
+            request.query,
+            request.documents,
+            first_stage_scores=first_stage,
+            explain=explain,
+            metadata=items,
         )
         return self.select(order_scores(scores, explain=explain), request)
 
     arank = _in_worker_thread(rank)
+
+
+class AsyncScoringReranker(Reranker):
+    """A reranker whose scoring waits on the network (a hosted model, an LLM): :meth:`arank`
+    awaits :meth:`ascore` on the caller's event loop instead of taking a worker thread.
+
+    First-stage scores and metadata are checked like :meth:`rank` does, then ignored.
+    """
+
+    @abstractmethod
+    async def ascore(
+        self, query: str, documents: Sequence[str], *, explain: bool = False
+    ) -> Scores:
+        """:meth:`score`, with the calls made asynchronously."""
+
+    async def arank(  # type: ignore[override]
+        self,
+        query: str,
+        documents: Sequence[str],
+        top_n: int | None = None,
+        threshold: float | None = None,
+        *,
+        first_stage_scores: Sequence[float] | None = None,
+        explain: bool = False,
+        metadata: Sequence[Mapping[str, Any]] | None = None,
+    ) -> list[RankedResult]:
+        """:meth:`rank` on the event loop: same validation, ordering and selection."""
+        request, _, _ = checked_request(
+            query, documents, top_n, threshold, explain, first_stage_scores, metadata
+        )
+        if not request.documents:
+            return []
+        scores = await self.ascore(request.query, request.documents, explain=explain)
+        return self.select(order_scores(scores, explain=explain), request)
+
+
+def checked_request(
+    query: str,
+    documents: Sequence[str],
+    top_n: int | None,
+    threshold: float | None,
+    explain: bool,
+    first_stage_scores: Sequence[float] | None,
+    metadata: Sequence[Mapping[str, Any]] | None,
+) -> tuple[RankRequest, list[float] | None, Sequence[Mapping[str, Any]] | None]:
+    """The arguments of :meth:`Reranker.rank`, each checked (errors name the bad item)."""
+    request = RankRequest(
+        check_query(query),
+        check_documents(documents),
+        check_top_n(top_n),
+        check_threshold(threshold),
+        explain,
+    )
+    count = len(request.documents)
+    first_stage = check_first_stage_scores(first_stage_scores, count)
+    items = None if metadata is None else check_metadata(metadata, count)
+    return request, first_stage, items

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from rerank_plus.analysis.cache import LRUCache
-from rerank_plus.reranker import RankRequest, Reranker, Scores, order_scores
-from rerank_plus.results import RankedResult
+from rerank_plus.reranker import AsyncScoringReranker, Scores
 from rerank_plus.scoring.llm.calls import CallPolicy, CallRunner
 from rerank_plus.scoring.llm.frameworks import as_chat_model
 from rerank_plus.scoring.llm.listwise import ListwiseOutcome, sliding_window, window_spans
@@ -17,14 +16,6 @@ from rerank_plus.scoring.llm.protocol import Completion
 from rerank_plus.scoring.llm.scores import listwise_scores, pointwise_scores
 from rerank_plus.scoring.llm.steps import Steps, adrive, drive
 from rerank_plus.scoring.llm.usage import Usage
-from rerank_plus.validation import (
-    check_documents,
-    check_first_stage_scores,
-    check_metadata,
-    check_query,
-    check_threshold,
-    check_top_n,
-)
 
 MODES = ("listwise", "pointwise")
 
@@ -38,7 +29,7 @@ def _positive(name: str, value: Any, *, allow_none: bool = False) -> None:
         )
 
 
-class LLMReranker(Reranker):
+class LLMReranker(AsyncScoringReranker):
     """Reranks with the LLM you already have: a LangChain chat model, a LlamaIndex LLM, or an
     OpenAI-compatible endpoint (:class:`OpenAICompatibleChat`).
 
@@ -153,36 +144,6 @@ class LLMReranker(Reranker):
         runner = self._runner()
         outcome = await adrive(self._steps(query, documents), runner.arun)
         return self._scores(outcome, runner, explain)
-
-    async def arank(
-        self,
-        query: str,
-        documents: Sequence[str],
-        top_n: int | None = None,
-        threshold: float | None = None,
-        *,
-        first_stage_scores: Sequence[float] | None = None,
-        explain: bool = False,
-        metadata: Sequence[Mapping[str, Any]] | None = None,
-    ) -> list[RankedResult]:
-        """:meth:`rank` without a worker thread: the calls run on the caller's event loop.
-
-        Validation, ordering and selection are the same as ``rank``'s.
-        """
-        request = RankRequest(
-            check_query(query),
-            check_documents(documents),
-            check_top_n(top_n),
-            check_threshold(threshold),
-            explain,
-        )
-        check_first_stage_scores(first_stage_scores, len(request.documents))
-        if metadata is not None:
-            check_metadata(metadata, len(request.documents))
-        if not request.documents:
-            return []
-        scores = await self.ascore(request.query, request.documents, explain=explain)
-        return self.select(order_scores(scores, explain=explain), request)
 
     def _scores(self, outcome: Any, runner: CallRunner, explain: bool) -> Scores:
         self.usage = runner.usage

@@ -16,18 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rerank_plus.errors import MissingExtraError, RerankPlusError
-from rerank_plus.reranker import RankRequest, Reranker, Scores, order_scores
-from rerank_plus.results import RankedResult
+from rerank_plus.reranker import AsyncScoringReranker, Scores
 from rerank_plus.scoring.remote.protocols import WireProtocol, get_protocol
 from rerank_plus.scoring.remote.retry import RETRY_STATUSES, RetryPolicy
-from rerank_plus.validation import (
-    check_documents,
-    check_first_stage_scores,
-    check_metadata,
-    check_query,
-    check_threshold,
-    check_top_n,
-)
 
 if TYPE_CHECKING:
     import httpx
@@ -45,7 +36,7 @@ def _httpx() -> Any:
     return httpx
 
 
-class RemoteReranker(Reranker):
+class RemoteReranker(AsyncScoringReranker):
     """Rerank with a rerank API at ``url`` speaking ``protocol`` (cohere, jina, voyage, tei).
 
     ``api_key_env`` names the environment variable holding the bearer key (None: send none).
@@ -225,34 +216,6 @@ class RemoteReranker(Reranker):
             len(documents),
             explain,
         )
-
-    async def arank(  # type: ignore[override]
-        self,
-        query: str,
-        documents: Sequence[str],
-        top_n: int | None = None,
-        threshold: float | None = None,
-        *,
-        first_stage_scores: Sequence[float] | None = None,
-        explain: bool = False,
-        metadata: Sequence[Mapping[str, Any]] | None = None,
-    ) -> list[RankedResult]:
-        """:meth:`rank` on the event loop itself (no worker thread): the requests are async.
-        Like :meth:`rank`, it checks ``first_stage_scores`` and ``metadata`` and ignores them."""
-        request = RankRequest(
-            check_query(query),
-            check_documents(documents),
-            check_top_n(top_n),
-            check_threshold(threshold),
-            explain,
-        )
-        check_first_stage_scores(first_stage_scores, len(request.documents))
-        if metadata is not None:
-            check_metadata(metadata, len(request.documents))
-        if not request.documents:
-            return []
-        scores = await self.ascore(request.query, request.documents, explain=explain)
-        return self.select(order_scores(scores, explain=explain), request)
 
     def close(self) -> None:
         """Close the pooled connections of the synchronous client."""
