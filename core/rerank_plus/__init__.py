@@ -14,7 +14,7 @@ from rerank_plus.compose.fusion import FusionReranker
 from rerank_plus.compose.pipeline import Pipeline
 from rerank_plus.compose.profiles import from_config
 from rerank_plus.errors import MissingExtraError, ModelLoadError, RerankPlusError
-from rerank_plus.reranker import Reranker, Scores
+from rerank_plus.reranker import RankInput, Reranker, Scores
 from rerank_plus.results import RankedResult
 from rerank_plus.scoring import (
     BiEncoderReranker,
@@ -53,6 +53,7 @@ __all__ = [
     "OpenAICompatibleChat",
     "Pipeline",
     "PriorBoost",
+    "RankInput",
     "RankedResult",
     "RatioCutoff",
     "ReciprocalRankFusion",

@@ -58,6 +58,17 @@ class Context(TypedDict, total=False):
 
 
 @dataclass(frozen=True, slots=True)
+class RankInput:
+    """One query with its candidates, as :meth:`Reranker.rank_many` takes them: the arguments
+    of one :meth:`Reranker.rank` call that differ from query to query."""
+
+    query: str
+    documents: Sequence[str]
+    first_stage_scores: Sequence[float] | None = None
+    metadata: Sequence[Mapping[str, Any]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class RankRequest:
     """One ``rank`` call after validation: what the selection step reads besides the results."""
 
@@ -118,6 +129,22 @@ class Reranker(ABC):
         """
         return self.score(query, documents, explain=context.get("explain", False))
 
+    def score_many(
+        self,
+        queries: Sequence[str],
+        documents: Sequence[Sequence[str]],
+        contexts: Sequence[Context],
+    ) -> list[Scores]:
+        """Score several queries' candidates at once (inputs validated, none empty).
+
+        The default scores one query after the other; neural scorers override this to pack
+        the pairs of many queries into shared batches.
+        """
+        return [
+            self.score_candidates(query, texts, **context)
+            for query, texts, context in zip(queries, documents, contexts, strict=True)
+        ]
+
     def select(self, ordered: list[RankedResult], request: RankRequest) -> list[RankedResult]:
         """Keep what ``threshold`` and then ``top_n`` allow of the results, best first.
 
@@ -164,6 +191,62 @@ class Reranker(ABC):
         return self.select(order_scores(scores, explain=explain), request)
 
     arank = _in_worker_thread(rank)
+
+    @final
+    def rank_many(
+        self,
+        inputs: Sequence[RankInput],
+        top_n: int | None = None,
+        threshold: float | None = None,
+        *,
+        explain: bool = False,
+    ) -> list[list[RankedResult]]:
+        """:meth:`rank` for many queries in one call, one result list per input, in order.
+
+        The results equal one ``rank`` call per input; rerankers that can share work across
+        queries (a cross-encoder's batches) do it here, so bulk jobs and servers call this.
+        """
+        if isinstance(inputs, (str, bytes, RankInput)) or not isinstance(inputs, Sequence):
+            raise TypeError(
+                f"inputs must be a sequence of RankInput, got {type(inputs).__name__}. "
+                "Wrap a single query in a list, or call rank()."
+            )
+        checked = []
+        for position, item in enumerate(inputs):
+            if not isinstance(item, RankInput):
+                raise TypeError(
+                    f"inputs[{position}] is {type(item).__name__}, not RankInput. "
+                    "Build each one as RankInput(query, documents, ...)."
+                )
+            checked.append(
+                checked_request(
+                    item.query,
+                    item.documents,
+                    top_n,
+                    threshold,
+                    explain,
+                    item.first_stage_scores,
+                    item.metadata,
+                )
+            )
+        scored = [entry for entry in checked if entry[0].documents]
+        all_scores = self.score_many(
+            [request.query for request, _, _ in scored],
+            [request.documents for request, _, _ in scored],
+            [
+                Context(first_stage_scores=first_stage, explain=explain, metadata=items)
+                for _, first_stage, items in scored
+            ],
+        )
+        next_scores = iter(all_scores)
+        return [
+            self.select(order_scores(next(next_scores), explain=explain), request)
+            if request.documents
+            else []
+            for request, _, _ in checked
+        ]
+
+    arank_many = _in_worker_thread(rank_many)
 
 
 class AsyncScoringReranker(Reranker):

@@ -106,3 +106,8 @@ def test_metadata_shape_is_checked(bm25: BM25Reranker, metadata, error, message)
 def test_bad_boost_options(options, message) -> None:
     with pytest.raises(ValueError, match=message):
         build_boost(options)
+
+
+def test_a_pipeline_rejects_a_boost_given_as_a_dict() -> None:
+    with pytest.raises(TypeError, match=r"boosts\[0\] is dict, not a boost.*from_config"):
+        Pipeline(BM25Reranker(language="en"), boosts=[{"kind": "prior", "field": "level"}])

@@ -69,6 +69,12 @@ class Pipeline(Reranker):
         self.reranker = reranker
         self.fusion = fusion
         self.boosts = list(boosts)
+        for position, boost in enumerate(self.boosts):
+            if not callable(getattr(boost, "factor", None)):
+                raise TypeError(
+                    f"boosts[{position}] is {type(boost).__name__}, not a boost. Pass objects "
+                    "such as PriorBoost('level', {'L3': 1.3}); dicts go to from_config."
+                )
         self.cutoff = cutoff
         self.diversity = diversity
         self.budget = budget
