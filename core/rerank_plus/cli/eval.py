@@ -46,6 +46,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", dest="json_path", help="write the results as JSON here")
     parser.add_argument("--plot", help="draw Recall@k and nDCG@k curves (k = 1..K) into this PNG")
+    parser.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="ray: rerank as a batch job on Ray (see rerank-plus batch); no latency figures",
+    )
+    parser.add_argument("--address", help="ray: a running cluster (auto, ray://HEAD:10001)")
+    parser.add_argument("--workers", type=positive_int, help="ray: actors, one reranker each")
     parser.set_defaults(run=run)
 
 
@@ -70,8 +78,32 @@ def run(args: argparse.Namespace) -> int:
         print(f"warning: {problem}", file=sys.stderr)
     spec = f"run:{args.run_file}" if args.run_file else (args.first_stage or "shared")
     query_ids = select_queries(collection, args.max_queries)
-    rerankers = {name: reranker(name, collection) for name in args.rerankers.split(",") if name}
+    names = [name for name in args.rerankers.split(",") if name]
+    rerankers, ranked_by = {}, None
+    if args.engine == "local":
+        rerankers = {name: reranker(name, collection) for name in names}
+    else:
+        from rerank_plus.evaluation.stages import RERANKERS
+
+        unknown = [name for name in names if name.partition(":")[0] not in RERANKERS]
+        if unknown:
+            raise ValueError(
+                f"Unknown reranker {unknown[0]!r}; choose from {', '.join(RERANKERS)}."
+            )
     candidates = first_stage(spec, collection, folder, args.k, query_ids)
+    if args.engine == "ray":
+        from rerank_plus.batch.evaluation import rank_with_batch
+
+        ranked_by = rank_with_batch(
+            collection,
+            folder,
+            candidates,
+            names,
+            query_ids=query_ids,
+            k=args.k,
+            workers=args.workers,
+            address=args.address,
+        )
     evaluation = evaluate_rerankers(
         collection,
         candidates,
@@ -81,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
         k=args.k,
         top_n=args.top_n,
         progress=True,
+        ranked_by=ranked_by,
     )
     if evaluation.queries_without_candidates:
         missing = evaluation.queries_without_candidates

@@ -55,15 +55,25 @@ def _jsonl(path: Path, required: tuple[str, ...]) -> Iterator[dict]:
             yield record
 
 
+def read_corpus(path: str | Path) -> dict[str, str]:
+    """A BEIR corpus.jsonl (or .gz) as id -> "title\ntext", as the shared runs embedded it."""
+    return {
+        d["_id"]: f"{d.get('title') or ''}\n{d['text']}".strip()
+        for d in _jsonl(Path(path), ("_id", "text"))
+    }
+
+
+def read_queries(path: str | Path) -> dict[str, str]:
+    """A BEIR queries.jsonl (or .gz) as id -> text."""
+    return {q["_id"]: q["text"] for q in _jsonl(Path(path), ("_id", "text"))}
+
+
 def load_collection(folder: str | Path) -> Collection:
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder} is not a folder with a BEIR collection.")
-    documents = {
-        d["_id"]: f"{d.get('title') or ''}\n{d['text']}".strip()
-        for d in _jsonl(folder / "corpus.jsonl", ("_id", "text"))
-    }
-    queries = {q["_id"]: q["text"] for q in _jsonl(folder / "queries.jsonl", ("_id", "text"))}
+    documents = read_corpus(folder / "corpus.jsonl")
+    queries = read_queries(folder / "queries.jsonl")
     qrels: dict[str, dict[str, int]] = {}
     problems: list[str] = []
     with _open(folder / "qrels.tsv") as handle:

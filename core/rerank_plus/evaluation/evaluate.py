@@ -106,13 +106,16 @@ def evaluate_rerankers(
     k: int = 100,
     top_n: int = 10,
     progress: bool = False,
+    ranked_by: Mapping[str, Mapping[str, Sequence[str]]] | None = None,
 ) -> Evaluation:
     """Score the first stage and each reranker on the same candidates (the top ``k``).
 
     ``run`` gives each query's ranked (doc id, first-stage score) pairs; the scores are passed
     to the rerankers (fusion rerankers use them). ``query_ids`` defaults to every judged query
     (see :func:`select_queries`); one without candidates in ``run`` counts as 0, not skipped,
-    so a first stage that misses queries is not flattered.
+    so a first stage that misses queries is not flattered. ``ranked_by`` holds rankings made
+    elsewhere (``rerank-plus batch`` on Ray), ranked doc ids per query per reranker name: they
+    are scored after ``rerankers``, without latencies.
     """
     query_ids = list(select_queries(collection) if query_ids is None else query_ids)
     if not query_ids:
@@ -145,5 +148,8 @@ def evaluate_rerankers(
             latencies.append((time.perf_counter() - start) * 1000)
             ranked[q] = [docs[r.index] for r in results]
         reports.append(_report(name, collection, ranked, k, top_n, latencies, baseline))
+    for name, made in (ranked_by or {}).items():
+        ranked = {q: list(made.get(q, [])) for q in query_ids}
+        reports.append(_report(name, collection, ranked, k, top_n, [], baseline))
     missing = [q for q in query_ids if not candidates[q]]
     return Evaluation(collection.name, first_stage_name, k, top_n, query_ids, reports, missing)
