@@ -83,9 +83,11 @@ class Sink:
     def _report(self, errors: list[Row]) -> None:
         first = errors[0]
         if self.strict:
+            where = "a row without a query id" if first["query_id"] is None else "query"
+            where += "" if first["query_id"] is None else f" {first['query_id']!r}"
             raise BatchRowError(
-                f"query {first['query_id']!r}: {first['error']} (drop --strict to write bad "
-                "rows to the errors file and go on)"
+                f"{where}: {first['error']} (drop --strict to write bad rows to the errors "
+                "file and go on)"
             )
         if self._errors is None:
             if self.errors_path is None:

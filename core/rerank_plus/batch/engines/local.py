@@ -57,12 +57,14 @@ def run_local(
         model, counting(source.rows()), batch_size=batch_size, top_n=top_n, threshold=threshold
     )
     bar = _progress_bar() if progress else None
-    for rows in outputs:
-        sink.accept(rows)
+    try:
+        for rows in outputs:
+            sink.accept(rows)
+            if bar is not None:
+                bar.update(len(rows))
+    finally:
         if bar is not None:
-            bar.update(len(rows))
-    if bar is not None:
-        bar.close()
+            bar.close()
     return counted
 
 
