@@ -138,7 +138,7 @@ def test_a_ready_reranker_cannot_travel_to_workers(tmp_path) -> None:
     from rerank_plus import BM25Reranker
     from rerank_plus.batch.source import recipe
 
-    with pytest.raises(TypeError, match="pass a configuration .* or a function"):
+    with pytest.raises(TypeError, match=r"pass a configuration .* or a function"):
         recipe(BM25Reranker())
 
 
@@ -157,3 +157,32 @@ def test_command_line(xquad_rows, tmp_path, capsys) -> None:
     err = capsys.readouterr().err
     (line,) = [line for line in err.splitlines() if "error:" in line]
     assert line.startswith("rerank-plus batch: error: a row without a query id: line is not")
+
+
+def test_splits_cover_every_row_once(xquad_rows, tmp_path) -> None:
+    """The Ray engine's units of work: byte ranges of JSONL lines, Parquet row groups, and
+    inline lines for gzip; together they hold each row once, in order."""
+    import gzip
+
+    from rerank_plus.batch.readers import open_source
+    from rerank_plus.batch.splits import plan_splits, read_split
+
+    lines = [json.dumps(row, ensure_ascii=False) for row in xquad_rows]
+    lines[5:5] = ["", "  ", json.dumps({"query_id": "ü🏃", "query": "é", "candidates": []})]
+    text = "\n".join(lines) + "\n"
+    (tmp_path / "rows.jsonl").write_text(text, encoding="utf-8")
+    with gzip.open(tmp_path / "rows.jsonl.gz", "wt", encoding="utf-8") as handle:
+        handle.write(text)
+    pq.write_table(pa.Table.from_pylist(xquad_rows), tmp_path / "rows.parquet", row_group_size=7)
+    expected = {"jsonl": 25, "gz": 25, "parquet": 24}
+    for kind, name in (
+        ("jsonl", "rows.jsonl"),
+        ("gz", "rows.jsonl.gz"),
+        ("parquet", "rows.parquet"),
+    ):
+        source = open_source(tmp_path / name)
+        splits, count = plan_splits(source, 4)
+        rows = [row for split in splits for batch in read_split(split, 3) for row in batch]
+        assert count == len(rows) == expected[kind]
+        assert rows == list(source.rows())
+        assert len(splits) == (4 if kind == "parquet" else 7)

