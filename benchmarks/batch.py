@@ -4,8 +4,9 @@ Rows are xquad-en's queries with their 100 candidates from the shared dense run
 (../shared/eval), repeated under new query ids up to ``--queries`` (synthetic sentences when
 the collection is absent), written to Parquet first. In one run:
 
-- queries/s of ``rerank-plus batch`` with BM25+NLP for the local engine and for Ray with 1
-  and 2 workers (each Ray figure includes starting its actors), the scaling efficiency
+- queries/s of ``rerank-plus batch`` with BM25+NLP for the local engine (first, before Ray
+  starts) and for Ray with 1 and 2 workers (each Ray figure includes starting its actors),
+  the scaling efficiency
   (2 workers / 1 worker) and the ratio to the local engine (the baseline);
 - the same for the bi-encoder (all-MiniLM-L6-v2, offline) on ``--encoder-queries`` rows;
 - Ray's fixed cost: ``ray.init`` and a 4-query job with one worker;
@@ -91,7 +92,8 @@ def repeated(rows: list[dict[str, Any]], total: int) -> Iterator[dict[str, Any]]
         yield {**row, "query_id": f"{row['query_id']}#{i}"}
 
 
-def write_parquet(path: Path, rows: Iterator[dict[str, Any]], chunk: int = 1000) -> Path:
+def write_parquet(path: Path, rows: Iterator[dict[str, Any]], chunk: int = 64) -> Path:
+    """Row groups of ``chunk`` rows (the batch size): the Ray engine's splits, one per group."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -120,15 +122,22 @@ def timed_job(input: Path, output: Path, config: Any, **options: Any) -> float:
     return time.perf_counter() - started
 
 
-def throughput(input: Path, count: int, config: Any, scratch: Path) -> dict[str, float]:
-    """Queries/s of local, ray with 1 worker and ray with 2 workers, in this order."""
-    out = scratch / "out.parquet"
-    seconds = {"local": timed_job(input, out, config, batch_size=64)}
-    for workers in (1, 2):
-        seconds[f"ray, {workers} worker{'s' * (workers > 1)}"] = timed_job(
-            input, out, config, engine="ray", workers=workers, batch_size=64
+def local_throughput(input: Path, count: int, config: Any, scratch: Path, batch: int) -> float:
+    """Queries/s of the local engine (the baseline), measured before Ray starts."""
+    return count / timed_job(input, scratch / "out.parquet", config, batch_size=batch)
+
+
+def ray_throughput(
+    input: Path, count: int, config: Any, scratch: Path, batch: int
+) -> dict[str, float]:
+    """Queries/s of ray with 1 worker, then with 2 workers (each starting its own actors)."""
+    return {
+        f"ray, {workers} worker{'s' * (workers > 1)}": count
+        / timed_job(
+            input, scratch / "out.parquet", config, engine="ray", workers=workers, batch_size=batch
         )
-    return {name: count / value for name, value in seconds.items()}
+        for workers in (1, 2)
+    }
 
 
 def ray_fixed_cost(scratch: Path, rows: list[dict[str, Any]]) -> tuple[float, float]:
@@ -187,21 +196,24 @@ def table(
 ) -> str:
     lines = [
         f"Rows: xquad-en queries with their {args.candidates} dense-run candidates, repeated "
-        f"under new ids; top 10 kept; batch size 64. Load (`uptime`) before: {load[0]}; "
-        f"after: {load[1]}.",
+        f"under new ids; top 10 kept; batch size 64 (bi-encoder 8), Parquet row groups of one "
+        f"batch. Load (`uptime`: 1, 5, 15 min) before: {load[0]}; after: {load[1]}.",
         "",
-        "| reranker | queries | engine | queries/s | x local | pairs/s |",
-        "|---|---:|---|---:|---:|---:|",
+        "| reranker | queries | engine | queries/s | x local | pairs/s | queries/s less "
+        "Ray's fixed cost |",
+        "|---|---:|---|---:|---:|---:|---:|",
     ]
     for name, (count, by_engine) in speeds.items():
         local = by_engine["local"]
         for engine, qps in by_engine.items():
+            busy = count / qps - (fixed[1] if engine.startswith("ray") else 0.0)
+            steady = f"{count / busy:,.1f}" if busy > 0 else "-"
             lines.append(
                 f"| {name} | {count:,} | {engine} | {qps:,.1f} | {qps / local:.2f} | "
-                f"{qps * args.candidates:,.0f} |"
+                f"{qps * args.candidates:,.0f} | {steady} |"
             )
         one, two = by_engine["ray, 1 worker"], by_engine["ray, 2 workers"]
-        lines.append(f"| {name} | | scaling 2 / 1 workers | {two / one:.2f} | | |")
+        lines.append(f"| {name} | | scaling 2 / 1 workers | {two / one:.2f} | | | |")
     lines += [
         "",
         f"Ray's fixed cost: `ray.init` {fixed[0]:.1f} s; a 4-query job with one worker "
@@ -227,7 +239,7 @@ def table(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--queries", type=int, default=20_000, help="rows for BM25+NLP")
-    parser.add_argument("--encoder-queries", type=int, default=1_000, help="0 skips it")
+    parser.add_argument("--encoder-queries", type=int, default=32, help="0 skips it")
     parser.add_argument("--candidates", type=int, default=100)
     parser.add_argument("--memory", default="10000,100000", help="row counts; '' skips it")
     parser.add_argument("--memory-candidates", type=int, default=10)
@@ -246,15 +258,24 @@ def main() -> None:
             start, peak, seconds = peak_rss(count, args.memory_candidates, scratch)
             memory.append((count, start, peak, seconds))
             print(f"memory {count:,}: start {start:.0f} MiB, peak {peak:.0f} MiB, {seconds:.0f} s")
+        speeds: dict[str, tuple[int, dict[str, float]]] = {}
+        jobs = [("BM25+NLP", args.queries, BM25, 64)]
+        if args.encoder_queries:
+            jobs.append(("bi-encoder MiniLM", args.encoder_queries, encoder_config(), 8))
+        inputs = {}
+        for name, count, config, batch in jobs:
+            inputs[name] = write_parquet(
+                scratch / f"{count}.parquet", repeated(rows, count), chunk=batch
+            )
+            speeds[name] = (
+                count,
+                {"local": local_throughput(inputs[name], count, config, scratch, batch)},
+            )
+            print(name, "local", round(speeds[name][1]["local"], 1))
         fixed = ray_fixed_cost(scratch, rows)
         print(f"ray.init {fixed[0]:.1f} s, 4-query job {fixed[1]:.1f} s")
-        speeds: dict[str, tuple[int, dict[str, float]]] = {}
-        jobs = [("BM25+NLP", args.queries, BM25)]
-        if args.encoder_queries:
-            jobs.append(("bi-encoder MiniLM", args.encoder_queries, encoder_config()))
-        for name, count, config in jobs:
-            input = write_parquet(scratch / f"{count}.parquet", repeated(rows, count))
-            speeds[name] = (count, throughput(input, count, config, scratch))
+        for name, count, config, batch in jobs:
+            speeds[name][1].update(ray_throughput(inputs[name], count, config, scratch, batch))
             print(name, {k: round(v, 1) for k, v in speeds[name][1].items()})
     load_after = os.popen("uptime").read().strip().split("load average: ")[-1]
     body = table(args, speeds, fixed, memory, (load_before, load_after))

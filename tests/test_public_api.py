@@ -16,6 +16,7 @@ PACKAGES = [
     "rerank_plus.scoring",
     "rerank_plus.selection",
     "rerank_plus.evaluation",
+    "rerank_plus.batch",
 ]
 
 

@@ -92,14 +92,19 @@ def pyarrow_modules() -> tuple[Any, Any]:
 
 
 def read_parquet(path: Path, rows_per_batch: int = 1024) -> Iterator[Row]:
-    """The rows of a Parquet file or folder, streamed a record batch at a time."""
-    pyarrow_modules()
-    import pyarrow.dataset
+    """The rows of a Parquet file or folder, streamed a record batch at a time (row group by
+    row group: a dataset scanner would read ahead of a slow consumer, holding the file)."""
+    _, pq = pyarrow_modules()
+    for file in parquet_files(path):
+        for batch in pq.ParquetFile(file).iter_batches(batch_size=rows_per_batch):
+            yield from batch.to_pylist()
 
-    for batch in pyarrow.dataset.dataset(path, format="parquet").to_batches(
-        batch_size=rows_per_batch
-    ):
-        yield from batch.to_pylist()
+
+def parquet_files(path: Path) -> list[Path]:
+    """``path`` itself, or the Parquet files under the folder ``path`` in name order."""
+    if path.is_file():
+        return [path]
+    return sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(PARQUET_SUFFIXES))
 
 
 def read_run_rows(run: Path, corpus: Path, queries: Path) -> Iterator[Row]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rerank_plus.batch.readers import RowSource, pyarrow_modules
+from rerank_plus.batch.readers import RowSource, parquet_files, pyarrow_modules
 from rerank_plus.batch.rows import decode_line
 
 Split = dict[str, Any]
@@ -31,7 +31,7 @@ def plan_splits(source: RowSource, rows_per_split: int) -> tuple[list[Split], in
     if source.kind == "parquet":
         _, pq = pyarrow_modules()
         splits, rows = [], 0
-        for path in _parquet_files(source.path):
+        for path in parquet_files(source.path):
             metadata = pq.ParquetFile(path).metadata
             for group in range(metadata.num_row_groups):
                 splits.append({"path": str(path), "group": group, "start": 0, "stop": 0})
@@ -45,14 +45,6 @@ def plan_splits(source: RowSource, rows_per_split: int) -> tuple[list[Split], in
         for i in range(0, len(lines), rows_per_split)
     ]
     return inline, len(lines)
-
-
-def _parquet_files(path: Path) -> list[Path]:
-    if path.is_file():
-        return [path]
-    return sorted(
-        item for item in path.rglob("*") if item.is_file() and item.suffix in (".parquet", ".pq")
-    )
 
 
 def _line_ranges(path: Path, rows_per_split: int) -> tuple[list[Split], int]:
