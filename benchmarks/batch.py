@@ -195,6 +195,8 @@ def table(
     load: tuple[str, str],
 ) -> str:
     lines = [
+        f"`python benchmarks/batch.py {' '.join(sys.argv[1:])}`",
+        "",
         f"Rows: xquad-en queries with their {args.candidates} dense-run candidates, repeated "
         f"under new ids; top 10 kept; batch size 64 (bi-encoder 8), Parquet row groups of one "
         f"batch. Load (`uptime`: 1, 5, 15 min) before: {load[0]}; after: {load[1]}.",

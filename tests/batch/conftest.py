@@ -1,4 +1,4 @@
-"""Batch rows from a real collection, and one local Ray session shared by the Ray tests."""
+"""Batch rows from a real collection, and one local Ray shared by every Ray test."""
 
 from __future__ import annotations
 
@@ -43,8 +43,8 @@ def xquad_rows(eval_root, xquad_run) -> list[dict]:
 
 
 @pytest.fixture(scope="session")
-def ray_session():
-    """A local Ray (2 CPUs, no dashboard) for every Ray test of the session."""
+def local_ray():
+    """A local Ray (2 CPUs, no dashboard), started once for every Ray test."""
     ray = pytest.importorskip("ray")
     pytest.importorskip("ray.data")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

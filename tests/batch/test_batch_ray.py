@@ -1,6 +1,6 @@
 """The Ray engine on a local Ray (2 CPUs): the local engine's results, a killed actor, eval.
 
-Ray starts once for the session (see ``ray_session``); each test runs one or a few small jobs.
+Ray starts once for all of them (see ``local_ray``); each test runs one or a few small jobs.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def inputs(kind: str, rows: list[dict], folder: Path, run: Path, tmp_path: Path)
 
 @pytest.mark.parametrize("kind", ["jsonl", "parquet", "run"])
 def test_ray_gives_the_local_engines_results(
-    ray_session, eval_root, xquad_rows, xquad_run, tmp_path, kind
+    local_ray, eval_root, xquad_rows, xquad_run, tmp_path, kind
 ) -> None:
     given = inputs(kind, xquad_rows, eval_root / "xquad-en", xquad_run, tmp_path)
     summaries = {}
@@ -108,7 +108,7 @@ def kill_an_actor_mid_job(pid_file: Path, killed: list[int]) -> None:
         time.sleep(0.05)
 
 
-def test_a_killed_actor_loses_and_duplicates_no_query(ray_session, xquad_rows, tmp_path) -> None:
+def test_a_killed_actor_loses_and_duplicates_no_query(local_ray, xquad_rows, tmp_path) -> None:
     from ray import cloudpickle
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import tests
@@ -133,7 +133,7 @@ def test_a_killed_actor_loses_and_duplicates_no_query(ray_session, xquad_rows, t
     assert out == keyed(read_jsonl(local))
 
 
-def test_eval_with_the_ray_engine_equals_eval(ray_session, eval_root, tmp_path, capsys) -> None:
+def test_eval_with_the_ray_engine_equals_eval(local_ray, eval_root, tmp_path, capsys) -> None:
     reports = {}
     for engine in ("local", "ray"):
         out = tmp_path / f"{engine}.json"

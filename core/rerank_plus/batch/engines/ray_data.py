@@ -80,7 +80,7 @@ def run_ray(
     """Rerank ``source`` into ``sink`` with ``workers`` Ray actors; returns the rows read.
 
     ``address`` is a running cluster's (``auto``, ``ray://head:10001``); without one, and
-    without a Ray session already started in this process, Ray starts a local one. Input
+    without Ray already started in this process, Ray starts a local one. Input
     paths must be readable by every node (a shared filesystem). ``num_gpus`` per actor puts a
     neural reranker's model on a GPU of its own (or a share: 0.5 puts two actors on one GPU).
     """
