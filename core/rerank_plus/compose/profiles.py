@@ -102,7 +102,7 @@ def _provider(options: Mapping[str, Any] | str) -> Reranker:
         options = {"provider": options}
     if not isinstance(options, Mapping):
         raise TypeError(
-            "reranker must be a kind name such as \"bm25\" or a mapping such as "
+            'reranker must be a kind name such as "bm25" or a mapping such as '
             f'{{"provider": "cross-encoder", "model": "..."}}, got {type(options).__name__}.'
         )
     settings = dict(options)
