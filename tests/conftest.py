@@ -46,6 +46,7 @@ DECLARED_MODULES = frozenset(
         "pytrec_eval",
         "ruff",
         "scipy",
+        "semantic_kernel",
         "sentence_transformers",
         "snowballstemmer",
         "sudachidict_core",
