@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import copy
 import pickle
+import sys
+import types
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +40,8 @@ from semantic_kernel_rerank_plus import (
 )
 from tests.adapters.conftest import TOP_K, Collection, MiniLM
 from tests.adapters.test_adapter_docs import python_blocks
+from tests.adapters.test_reranker_kinds import TEXTS as KIND_TEXTS
+from tests.adapters.test_reranker_kinds import presence, presence_kind  # noqa: F401 (a fixture)
 
 
 @dataclass
@@ -140,8 +144,8 @@ async def test_search_and_kernel_functions_give_the_core_sync_order(xquad_en, xq
         results = await listed(reranked, query, output_type="Any", top=TOP_K)
         assert [r.record.id for r in results] == expected_ids
         assert [r.score for r in results] == [r.relevance_score for r in expected]
-        for result, ranked in zip(results, expected, strict=True):  # the same records, unchanged
-            assert result.record is candidates[ranked.index].record
+        for result, ranked in zip(results, expected, strict=True):  # the records, unchanged
+            assert result.record == candidates[ranked.index].record
         named = await listed(reranked, query, output_type=TextSearchResult, top=TOP_K)
         assert [r.name for r in named] == expected_ids
         assert await listed(reranked, query, top=TOP_K) == [texts[r.index] for r in expected]
@@ -289,6 +293,16 @@ def test_ready_classes_declare_their_kind_options_and_round_trip():
     )
 
 
+@pytest.mark.usefixtures("presence_kind")
+async def test_a_kind_registered_once_is_a_ready_plugin_too():
+    import semantic_kernel_rerank_plus
+
+    plugin = semantic_kernel_rerank_plus.BM25PresenceRerank(b=0.0, top_n=None)
+    expected = [r.index for r in presence(b=0.0).rank("marathon training", KIND_TEXTS)]
+    assert [d.index for d in await plugin.rerank("marathon training", KIND_TEXTS)] == expected
+    assert semantic_kernel_rerank_plus.BM25PresenceRerank.reranker_kind == "bm25-presence"
+
+
 async def test_the_plugin_through_the_kernel_keeps_metadata_and_never_mutates():
     kernel = Kernel()
     plugin = kernel.add_plugin(BM25Rerank(top_n=2, explain=True), plugin_name="rerank")
@@ -380,8 +394,12 @@ async def test_bad_plugin_input_is_a_clear_error():
 
 
 @pytest.mark.slow
-def test_the_documentation_example_runs(minilm_path: str) -> None:
+def test_the_documentation_example_runs(minilm_path: str, monkeypatch) -> None:
+    """Run as a module of its own: its dataclass looks its module up in sys.modules."""
     blocks = python_blocks("semantic-kernel.md")
     assert blocks, "docs/semantic-kernel.md has no python example"
     for block in blocks:
-        exec(compile(block, "semantic-kernel.md", "exec"), {"__name__": "__docs__"})
+        module = types.ModuleType("semantic_kernel_docs_example")
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+        code = compile(block, "semantic-kernel.md", "exec", dont_inherit=True)  # no __future__
+        exec(code, module.__dict__)
