@@ -58,7 +58,12 @@ PROFILES: dict[str, dict[str, Any]] = {
     # Precise questions: lexical precision, raw passages, stop where relevance drops.
     "detail": {
         "reranker": {"provider": "bm25"},
-        "fusion": {**DEFAULT_FUSION, "alpha": 0.9, "unread_alpha": 0.95},
+        "fusion": {
+            **DEFAULT_FUSION,
+            "alpha": 0.9,
+            "unread_alpha": 0.95,
+            "unread_script_alpha": 0.95,
+        },
         "boosts": [
             {"type": "prior", "field": "level", "weights": {"L1": 1.2, "L2": 1.0, "L3": 0.9}}
         ],
