@@ -37,6 +37,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-documents", type=int, default=1000, help="per request")
     parser.add_argument("--max-body-bytes", type=int, default=10 * 1024 * 1024)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per request")
+    parser.add_argument(
+        "--batch-wait-ms",
+        type=float,
+        default=5.0,
+        help="how long a neural model gathers concurrent requests into one batch (default 5)",
+    )
+    parser.add_argument(
+        "--batch-size", type=int, default=32, help="most requests in one batch (default 32)"
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn's log level")
     parser.set_defaults(run=run)
 
@@ -71,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         max_documents=args.max_documents,
         max_body_bytes=args.max_body_bytes,
         request_timeout=args.timeout,
+        batch_wait=args.batch_wait_ms / 1000,
+        batch_size=args.batch_size,
         api_keys=keys,
     )
     models = load_models(args.config)

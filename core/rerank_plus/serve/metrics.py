@@ -39,6 +39,13 @@ class ServerMetrics:
             ["model"],
             registry=self.registry,
         )
+        self.batch_size = Histogram(
+            "rerank_plus_batch_requests",
+            "Requests ranked together in one micro-batch, by model.",
+            ["model"],
+            registry=self.registry,
+            buckets=(1, 2, 4, 8, 16, 32, 64, 128),
+        )
 
 
 class MetricsMiddleware:
