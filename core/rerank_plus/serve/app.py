@@ -19,7 +19,7 @@ import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -227,6 +227,20 @@ def _request_body(model: type[BaseModel]) -> dict[str, Any]:
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
 
 
+def _add_limits(components: dict[str, Any], settings: ServeSettings) -> None:
+    """The server's limits in its schema, so clients (and fuzzers) see them before sending."""
+    text = {"maxLength": settings.max_document_chars}
+    components["TextDocument"]["properties"]["text"].update(text)
+    for name, field in (("CohereRerankRequest", "documents"), ("TeiRerankRequest", "texts")):
+        properties = components[name]["properties"]
+        properties["query"].update(pattern=r"\S", maxLength=settings.max_query_chars)
+        properties[field]["maxItems"] = settings.max_documents
+        items = properties[field]["items"]
+        for option in items.get("anyOf", [items]):
+            if option.get("type") == "string":
+                option.update(text)
+
+
 def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = None) -> FastAPI:
     """The ASGI application serving ``models`` by name under ``settings``; its
     ``state.service.draining`` turns new requests away with 503 during shutdown."""
@@ -251,7 +265,8 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
-        return _error(error.status_code, str(error.detail))
+        # Keep the exception's headers: a 405 must say which methods are allowed (RFC 9110).
+        return _error(error.status_code, str(error.detail), **(error.headers or {}))
 
     async def cohere(http: Request, version: str) -> Response:
         request = await parse_body(http, CohereRerankRequest)
@@ -334,7 +349,7 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
         """Liveness and the models on offer."""
         return {"status": "ok", "models": list(service.models)}
 
-    @app.get("/metrics")
+    @app.get("/metrics", response_class=PlainTextResponse)
     async def prometheus() -> Response:
         """Prometheus text format: requests, errors by status, latency, documents, batches."""
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
@@ -353,6 +368,7 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
                 found = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(found.pop("$defs", {}))
                 components[model.__name__] = found
+            _add_limits(components, settings)
             app.openapi_schema = schema
         return app.openapi_schema
 
