@@ -7,11 +7,9 @@ never touches another.
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import re
 import uuid
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 import anyio
@@ -89,16 +87,17 @@ class RerankService:
         self.draining = False
         # Scoring holds the GIL; more threads than cores only add switching and contention.
         self.scoring = anyio.CapacityLimiter(settings.scoring_threads)
+        # Neural models wait up to batch_wait for neighbours. The others only take the requests
+        # that arrived in the same event-loop turn: no added wait, one thread hand-off for many.
         self.batchers = {
             name: MicroBatcher(
                 reranker,
-                wait=settings.batch_wait,
+                wait=settings.batch_wait if shares_batches(reranker) else 0.0,
                 max_size=settings.batch_size,
                 limiter=self.scoring,
                 on_batch=metrics.batch_size.labels(name).observe,
             )
             for name, reranker in self.models.items()
-            if shares_batches(reranker)
         }
 
     def model(self, name: str | None) -> tuple[str, Reranker]:
@@ -144,27 +143,13 @@ class RerankService:
         first_stage_scores: Sequence[float] | None = None,
         metadata: Sequence[Mapping[str, Any]] | None = None,
     ) -> tuple[str, list[RankedResult]]:
-        key, reranker = self.model(name)
+        key, _ = self.model(name)
         self.check(query, texts)
-        batcher = self.batchers.get(key)
-        work: Awaitable[list[RankedResult]]
-        if batcher is not None:
-            item = RankInput(query, texts, first_stage_scores, metadata)
-            work = batcher.rank(item, top_n, explain=explain)
-        else:
-            rank = functools.partial(
-                reranker.rank,
-                query,
-                texts,
-                top_n,
-                first_stage_scores=first_stage_scores,
-                explain=explain,
-                metadata=metadata,
-            )
-            work = anyio.to_thread.run_sync(rank, limiter=self.scoring)
+        item = RankInput(query, texts, first_stage_scores, metadata)
         try:
-            results = await asyncio.wait_for(work, timeout=self.settings.request_timeout)
-        except asyncio.TimeoutError as error:
+            with anyio.fail_after(self.settings.request_timeout):
+                results = await self.batchers[key].rank(item, top_n, explain=explain)
+        except TimeoutError as error:
             raise ApiError(
                 504,
                 f"Ranking took longer than {self.settings.request_timeout} s; send fewer "
@@ -271,7 +256,9 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
     async def cohere(http: Request, version: str) -> Response:
         request = await parse_body(http, CohereRerankRequest)
         texts = _document_texts(request)
-        scored = [truncate_tokens(t, request.max_tokens_per_doc) for t in texts]
+        scored = texts
+        if request.max_tokens_per_doc is not None:
+            scored = [truncate_tokens(t, request.max_tokens_per_doc) for t in texts]
         name, results = await service.rank(
             request.model,
             request.query,
