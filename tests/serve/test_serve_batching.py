@@ -76,11 +76,16 @@ async def post_all(client: httpx.AsyncClient, bodies: list[dict]) -> list[httpx.
     return list(await asyncio.gather(*(client.post("/v2/rerank", json=b) for b in bodies)))
 
 
-def test_only_rerankers_that_share_batches_are_batched(tiny_cross_encoder_path: Path) -> None:
+def test_only_rerankers_that_share_batches_wait_for_neighbours(
+    tiny_cross_encoder_path: Path,
+) -> None:
     from rerank_plus import BM25Reranker
 
-    assert shares_batches(CountingCrossEncoder(tiny_cross_encoder_path))
-    assert not shares_batches(BM25Reranker())
+    neural, lexical = CountingCrossEncoder(tiny_cross_encoder_path), BM25Reranker()
+    assert shares_batches(neural) and not shares_batches(lexical)
+    app = create_app({"neural": neural, "bm25": lexical}, ServeSettings(batch_wait=0.004))
+    batchers = app.state.service.batchers
+    assert (batchers["neural"].wait, batchers["bm25"].wait) == (0.004, 0.0)
 
 
 async def test_concurrent_requests_share_calls_and_equal_sequential_ones(
@@ -160,3 +165,27 @@ async def test_batch_sizes_are_in_the_metrics(tiny_cross_encoder_path: Path) -> 
         text = (await client.get("/metrics")).text
     assert 'rerank_plus_batch_requests_count{model="neural"}' in text
     assert 'rerank_plus_batch_requests_sum{model="neural"} 3.0' in text
+
+
+async def test_lexical_requests_in_the_same_turn_share_a_thread_hand_off() -> None:
+    from rerank_plus import BM25Reranker
+
+    reranker = BM25Reranker()
+    bodies = [
+        {"query": q, "documents": documents_for(i), "top_n": 3} for i, q in enumerate(QUERIES)
+    ]
+    app = create_app({"bm25": reranker})
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://server") as client:
+        answers = await post_all(client, bodies)
+        text = (await client.get("/metrics")).text
+    for body, answer in zip(bodies, answers, strict=True):
+        want = reranker.rank(body["query"], body["documents"], 3)
+        assert pairs(answer.json()["results"]) == [(r.index, r.relevance_score) for r in want]
+    count = next(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith('rerank_plus_batch_requests_count{model="bm25"}')
+    )
+    assert 'rerank_plus_batch_requests_sum{model="bm25"} 16.0' in text
+    assert count < len(bodies)

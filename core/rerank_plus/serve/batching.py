@@ -4,7 +4,8 @@ A neural scorer's cost is dominated by its forward passes, and one pass over the
 queries costs far less than one pass per query. Requests that arrive within ``wait`` seconds of
 each other (at most ``max_size`` of them) are gathered and ranked together, the way Triton's
 dynamic batcher and text-embeddings-inference's queue do; the first request of a batch waits at
-most ``wait``, a full batch goes at once.
+most ``wait``, a full batch goes at once. With ``wait=0`` a batch is what arrived in the same
+event-loop turn: no added latency, and one thread hand-off instead of one per request.
 
 Requests are grouped by ``(top_n, explain)``, the arguments ``rank_many`` shares across its
 inputs: a pipeline's selection reads ``top_n`` (diversity, token budgets), so cutting one longer
