@@ -186,3 +186,12 @@ def test_splits_cover_every_row_once(xquad_rows, tmp_path) -> None:
         assert count == len(rows) == expected[kind]
         assert rows == list(source.rows())
         assert len(splits) == (4 if kind == "parquet" else 7)
+
+
+def test_a_trec_run_refuses_ids_with_spaces(tmp_path) -> None:
+    from rerank_plus.batch.writers import open_writer
+
+    writer = open_writer(tmp_path / "out.trec")
+    with pytest.raises(ValueError, match="'doc 1' is empty or holds whitespace"):
+        writer.write([{"query_id": "q", "results": [{"doc_id": "doc 1", "score": 1.0}]}])
+    writer.close()

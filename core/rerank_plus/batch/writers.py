@@ -76,6 +76,13 @@ class TrecWriter:
 
     def write(self, rows: Sequence[Row]) -> None:
         for row in rows:
+            ids = [row["query_id"], *(result["doc_id"] for result in row["results"])]
+            spaced = next((value for value in ids if len(value.split()) != 1), None)
+            if spaced is not None:
+                raise ValueError(
+                    f"id {spaced!r} is empty or holds whitespace, which a TREC run cannot "
+                    "hold; write .parquet or .jsonl instead."
+                )
             for rank, result in enumerate(row["results"], start=1):
                 self._handle.write(
                     f"{row['query_id']} Q0 {result['doc_id']} {rank} {result['score']!r} "
