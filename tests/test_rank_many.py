@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rerank_plus import BM25Reranker, FusionReranker, Pipeline, PriorBoost, RankInput
+from rerank_plus import BM25Reranker, Cascade, FusionReranker, Pipeline, PriorBoost, RankInput
 
 from tests.strategies import document_lists, queries, thresholds, top_ns
 
@@ -87,3 +87,40 @@ def test_a_bad_item_is_named_before_any_scoring():
 def test_async_form_equals_sync():
     inputs = [RankInput("solar", ["solar power", "coal"]), RankInput("coal", ["solar", "coal"])]
     assert asyncio.run(RERANKER.arank_many(inputs, top_n=1)) == RERANKER.rank_many(inputs, top_n=1)
+
+
+class CountingBM25(BM25Reranker):
+    """BM25 that counts its score_many calls and the queries in each."""
+
+    def __init__(self) -> None:
+        super().__init__(language="en")
+        self.calls: list[int] = []
+
+    def score_many(self, queries, documents, contexts):
+        self.calls.append(len(queries))
+        return super().score_many(queries, documents, contexts)
+
+
+INPUTS = [
+    RankInput("solar power", ["solar panels", "wind turbines", "solar farms", "coal"], [0.1] * 4),
+    RankInput("wind energy", ["wind parks", "solar", "wind turbines at sea"], [0.3, 0.2, 0.1]),
+]
+
+
+def test_a_pipeline_passes_all_queries_to_its_reranker_at_once():
+    inner = CountingBM25()
+    pipeline = Pipeline(inner)
+    many = pipeline.rank_many(INPUTS, top_n=2)
+    assert inner.calls == [2]
+    assert many == [
+        pipeline.rank(i.query, i.documents, top_n=2, first_stage_scores=i.first_stage_scores)
+        for i in INPUTS
+    ]
+
+
+def test_a_cascade_runs_each_stage_once_for_all_queries():
+    first, second = CountingBM25(), CountingBM25()
+    cascade = Cascade([first, Pipeline(second)], keep=[2, None])
+    many = cascade.rank_many(INPUTS, explain=True)
+    assert first.calls == [2] and second.calls == [2]
+    assert many == [cascade.rank(i.query, i.documents, explain=True) for i in INPUTS]

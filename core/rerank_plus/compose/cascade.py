@@ -78,47 +78,78 @@ class Cascade(Reranker):
         self, query: str, documents: Sequence[str], **context: Unpack[Context]
     ) -> Scores:
         """Each stage orders the survivors of the one before; the last stage's scores count."""
-        explain = context.get("explain", False)
-        n = len(documents)
-        ids = list(range(n))
-        raw, relevance = [0.0] * n, [0.0] * n
-        trace: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        return self.score_many([query], [documents], [context])[0]
+
+    def score_many(
+        self,
+        queries: Sequence[str],
+        documents: Sequence[Sequence[str]],
+        contexts: Sequence[Context],
+    ) -> list[Scores]:
+        """Stage after stage, each on every query's survivors in one call (shared batches)."""
+        runs = [
+            _Run(len(texts), context.get("explain", False))
+            for texts, context in zip(documents, contexts, strict=True)
+        ]
         for number, (stage, count) in enumerate(zip(self.stages, self.keep, strict=True)):
             started = time.perf_counter()
-            scores = stage.score_candidates(
-                query, [documents[i] for i in ids], **_restrict(context, ids)
+            all_scores = stage.score_many(
+                queries,
+                [[texts[i] for i in run.ids] for texts, run in zip(documents, runs, strict=True)],
+                [_restrict(context, run.ids) for context, run in zip(contexts, runs, strict=True)],
             )
-            ordered = order_scores(scores, explain=explain)
-            survivors = ordered if count is None else ordered[:count]
-            if explain:
-                for rank, result in enumerate(ordered, start=1):
-                    step = {
-                        "stage": number,
-                        "reranker": type(stage).__name__,
-                        "score": result.score,
-                        "relevance_score": result.relevance_score,
-                        "rank": rank,
-                        "kept": rank <= len(survivors),
-                    }
-                    if result.explanation is not None:
-                        step["explanation"] = dict(result.explanation)
-                    trace[ids[result.index]].append(step)
-            for result in survivors:
-                raw[ids[result.index]] = result.score
-                relevance[ids[result.index]] = result.relevance_score
+            for run, scores in zip(runs, all_scores, strict=True):
+                run.advance(number, type(stage).__name__, scores, count)
             logger.debug(
-                "cascade stage %d (%s): %d in, %d kept, %.1f ms",
+                "cascade stage %d (%s): %d queries, %d in, %d kept, %.1f ms",
                 number,
                 type(stage).__name__,
-                len(ids),
-                len(survivors),
+                len(runs),
+                sum(run.entered for run in runs),
+                sum(len(run.ids) for run in runs),
                 1000 * (time.perf_counter() - started),
             )
-            # best first, as a chain of postprocessors hands them on: a listwise stage (RankGPT)
-            # reads its input order as the prior ranking, and ties fall to the earlier stage
-            ids = [ids[result.index] for result in survivors]
-        kept = [False] * n
-        for i in ids:
+        return [run.scores() for run in runs]
+
+
+class _Run:
+    """One query's way through a cascade: who is still in, their scores, each stage's trace."""
+
+    def __init__(self, n: int, explain: bool) -> None:
+        self.explain = explain
+        self.ids = list(range(n))
+        self.entered = n
+        self.raw, self.relevance = [0.0] * n, [0.0] * n
+        self.trace: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+
+    def advance(self, number: int, name: str, scores: Scores, count: int | None) -> None:
+        """Record a stage's scores and keep its best ``count`` (None: all)."""
+        ordered = order_scores(scores, explain=self.explain)
+        survivors = ordered if count is None else ordered[:count]
+        if self.explain:
+            for rank, result in enumerate(ordered, start=1):
+                step = {
+                    "stage": number,
+                    "reranker": name,
+                    "score": result.score,
+                    "relevance_score": result.relevance_score,
+                    "rank": rank,
+                    "kept": rank <= len(survivors),
+                }
+                if result.explanation is not None:
+                    step["explanation"] = dict(result.explanation)
+                self.trace[self.ids[result.index]].append(step)
+        for result in survivors:
+            self.raw[self.ids[result.index]] = result.score
+            self.relevance[self.ids[result.index]] = result.relevance_score
+        self.entered = len(self.ids)
+        # best first, as a chain of postprocessors hands them on: a listwise stage (RankGPT)
+        # reads its input order as the prior ranking, and ties fall to the earlier stage
+        self.ids = [self.ids[result.index] for result in survivors]
+
+    def scores(self) -> Scores:
+        kept = [False] * len(self.raw)
+        for i in self.ids:
             kept[i] = True
-        explanations = [{"stages": steps} for steps in trace] if explain else None
-        return Scores(raw, relevance, explanations, kept)
+        explanations = [{"stages": steps} for steps in self.trace] if self.explain else None
+        return Scores(self.raw, self.relevance, explanations, kept)

@@ -89,6 +89,23 @@ class Pipeline(Reranker):
     ) -> Scores:
         """The reranker's scores, fused with the first stage's, boosted on the metadata."""
         base = self.reranker.score_candidates(query, documents, **context)
+        return self._combine(query, len(documents), base, context)
+
+    def score_many(
+        self,
+        queries: Sequence[str],
+        documents: Sequence[Sequence[str]],
+        contexts: Sequence[Context],
+    ) -> list[Scores]:
+        """The reranker scores every query in one call (shared batches), then each is combined."""
+        bases = self.reranker.score_many(queries, documents, contexts)
+        return [
+            self._combine(query, len(texts), base, context)
+            for query, texts, base, context in zip(queries, documents, bases, contexts, strict=True)
+        ]
+
+    def _combine(self, query: str, n: int, base: Scores, context: Context) -> Scores:
+        """Fusion with the first stage, then the boosts, on the reranker's scores ``base``."""
         explain = context.get("explain", False)
         first_stage_scores = context.get("first_stage_scores")
         fusion = self.fusion
@@ -101,7 +118,6 @@ class Pipeline(Reranker):
         ):  # the common case, kept lean: fusion is most of what a pipeline adds to a rerank
             values = fusion.fuse(base.raw, first_stage_scores, query=query).values
             return Scores(values, list(values))
-        n = len(documents)
         alive = [i for i in range(n) if base.kept is None or base.kept[i]]
         relevance = [float(v) for v in base.relevance]
         raw = [float(v) for v in base.raw]
