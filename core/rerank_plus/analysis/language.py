@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from rerank_plus.analysis.function_words import FunctionWordCounts, has_function_words
 from rerank_plus.analysis.languages import (
     LANGUAGE_SCRIPTS,
     NEUTRAL,
@@ -36,6 +37,11 @@ DEFAULT_LANGUAGES: tuple[str, ...] = tuple(
 )
 #: lingua's accuracy saturates long before this; cutting keeps 100 documents cheap to detect.
 DETECTION_PREFIX_CHARS = 200
+#: A candidate set's language is detected once, on the prefixes of up to this many of its texts
+#: (and only for sets of at least ``MIN_SET_TEXTS`` texts: fewer say little about each other).
+POOL_TEXTS = 5
+POOL_PREFIX_CHARS = 120
+MIN_SET_TEXTS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +89,21 @@ class LanguageDetector:
     def detect(self, text: str) -> Detection:
         return self.detect_many([text])[0]
 
-    def detect_many(self, texts: Sequence[str]) -> list[Detection]:
-        """Detect several texts; those lingua has to decide go to it together, per script."""
+    def detect_many(self, texts: Sequence[str], known: Sequence[Detection] = ()) -> list[Detection]:
+        """Detect the texts of one candidate set; ``known`` are detections of the set's other
+        texts (cached ones), which say what language the set is in.
+
+        Per script, the set's language comes from ``known`` or from lingua over a pooled
+        sample of the texts; a text whose function words agree with it takes it without a
+        detector run (:mod:`function_words`). The others, the outliers, go to lingua one by
+        one, and a language other than the set's is kept only where the text's function words
+        favour it too: two signals must agree before a text leaves its set's language.
+        """
         samples = [text[:DETECTION_PREFIX_CHARS] for text in texts]
+        scripts = [dominant_script(sample) for sample in samples]
         results: list[Detection | None] = [None] * len(samples)
         by_candidates: dict[tuple[str, ...], list[int]] = {}
-        for index, sample in enumerate(samples):
-            script = dominant_script(sample)
+        for index, (sample, script) in enumerate(zip(samples, scripts, strict=True)):
             candidates = languages_of_script(script, self.languages)
             if len(candidates) == 1:
                 reliable = self._long_enough(sample, script)
@@ -99,29 +113,106 @@ class LanguageDetector:
             else:
                 by_candidates.setdefault(candidates, []).append(index)
         for candidates, indexes in by_candidates.items():
-            detector = _build_detector(candidates)
             group = [samples[i] for i in indexes]
-            if len(group) == 1:
-                all_values = [detector.compute_language_confidence_values(group[0])]
-            else:
-                all_values = detector.compute_language_confidence_values_in_parallel(group)
-            for index, values in zip(indexes, all_values, strict=True):
-                results[index] = self._verdict(samples[index], values)
+            group_scripts = [scripts[i] for i in indexes]
+            detections = self._detect_group(group, group_scripts, candidates, known)
+            for index, detection in zip(indexes, detections, strict=True):
+                results[index] = detection
         return [result for result in results if result is not None]
+
+    def _detect_group(
+        self,
+        samples: list[str],
+        scripts: list[str],
+        candidates: tuple[str, ...],
+        known: Sequence[Detection],
+    ) -> list[Detection]:
+        """Texts whose script leaves ``candidates`` to choose from."""
+        detector = _build_detector(candidates)
+        agreed = _set_detection(known, candidates)
+        if agreed is None and len(samples) >= MIN_SET_TEXTS:
+            pooled = _pooled_sample(samples)
+            agreed = self._verdict(pooled, _confidences(detector, [pooled])[0], scripts[0])
+        if agreed is None or not agreed.reliable or agreed.language is None:
+            return self._each(detector, samples, scripts)
+        if not has_function_words(agreed.language, candidates):
+            return self._each(detector, samples, scripts)
+        language = agreed.language
+        evidence = [FunctionWordCounts(sample, candidates) for sample in samples]
+        results: list[Detection | None] = [
+            Detection(language, agreed.confidence, self._long_enough(sample, script), script)
+            if counts.agrees_with(language)
+            else None
+            for sample, script, counts in zip(samples, scripts, evidence, strict=True)
+        ]
+        outliers = [i for i, result in enumerate(results) if result is None]
+        values = _confidences(detector, [samples[i] for i in outliers])
+        for i, outlier_values in zip(outliers, values, strict=True):
+            verdict = self._verdict(samples[i], outlier_values, scripts[i])
+            if verdict.language not in (None, language) and not _stands_apart(
+                verdict.language, language, evidence[i], candidates
+            ):
+                verdict = replace(verdict, reliable=False)
+            results[i] = verdict
+        return [result for result in results if result is not None]
+
+    def _each(self, detector, samples: list[str], scripts: list[str]) -> list[Detection]:
+        """lingua's verdict on each text on its own."""
+        values = _confidences(detector, samples)
+        return [
+            self._verdict(sample, sample_values, script)
+            for sample, sample_values, script in zip(samples, values, scripts, strict=True)
+        ]
 
     def _long_enough(self, sample: str, script: str) -> bool:
         if script in UNSPACED_SCRIPTS:
             return sum(c.isalpha() for c in sample) >= self.min_words
         return len(sample.split()) >= self.min_words
 
-    def _verdict(self, sample: str, values: list) -> Detection:  # lingua ships no type hints
-        script = dominant_script(sample)
+    def _verdict(self, sample: str, values: list, script: str) -> Detection:  # lingua: untyped
         if not values or values[0].value <= 0.0:
             return Detection(None, 0.0, reliable=False, script=script)
         best = values[0]
         language = best.language.iso_code_639_1.name.lower()
         reliable = self._long_enough(sample, script) and best.value >= self.min_confidence
         return Detection(language, float(best.value), reliable, script)
+
+
+def _confidences(detector, samples: list[str]) -> list[list]:  # lingua ships no type hints
+    if len(samples) <= 1:
+        return [detector.compute_language_confidence_values(sample) for sample in samples]
+    return detector.compute_language_confidence_values_in_parallel(samples)
+
+
+def _pooled_sample(samples: list[str]) -> str:
+    """Prefixes of up to ``POOL_TEXTS`` texts spread over the set, as one text: one detector
+    run on it says what most of the set is written in."""
+    step = max(1, len(samples) // POOL_TEXTS)
+    return "\n".join(sample[:POOL_PREFIX_CHARS] for sample in samples[::step][:POOL_TEXTS])
+
+
+def _set_detection(known: Sequence[Detection], candidates: tuple[str, ...]) -> Detection | None:
+    """The language most reliable ``known`` detections among ``candidates`` agree on, when at
+    least ``MIN_SET_TEXTS`` do."""
+    counts = Counter(d.language for d in known if d.reliable and d.language in candidates)
+    if not counts:
+        return None
+    language, count = counts.most_common(1)[0]
+    if count < MIN_SET_TEXTS:
+        return None
+    confidence = max(d.confidence for d in known if d.reliable and d.language == language)
+    return Detection(language, confidence, True)
+
+
+def _stands_apart(
+    language: str, set_language: str, evidence: FunctionWordCounts, candidates: tuple[str, ...]
+) -> bool:
+    """Whether a text lingua gives ``language`` keeps it inside a set in ``set_language``: its
+    function words must favour that language, or, for a language without a stop-word list,
+    must not support the set's."""
+    if has_function_words(language, candidates):
+        return evidence.favours(language, over=set_language)
+    return not evidence.supports(set_language)
 
 
 @lru_cache(maxsize=32)
