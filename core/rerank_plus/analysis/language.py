@@ -42,6 +42,9 @@ DETECTION_PREFIX_CHARS = 200
 POOL_TEXTS = 5
 POOL_PREFIX_CHARS = 120
 MIN_SET_TEXTS = 3
+#: Words a text needs before the absence of its set's function words says it is in another
+#: language (a title or a list of names has none in any language).
+MIN_EVIDENCE_WORDS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +153,7 @@ class LanguageDetector:
         for i, outlier_values in zip(outliers, values, strict=True):
             verdict = self._verdict(samples[i], outlier_values, scripts[i])
             if verdict.language not in (None, language) and not _stands_apart(
-                verdict.language, language, evidence[i], candidates
+                verdict.language, language, evidence[i]
             ):
                 verdict = replace(verdict, reliable=False)
             results[i] = verdict
@@ -204,15 +207,14 @@ def _set_detection(known: Sequence[Detection], candidates: tuple[str, ...]) -> D
     return Detection(language, confidence, True)
 
 
-def _stands_apart(
-    language: str, set_language: str, evidence: FunctionWordCounts, candidates: tuple[str, ...]
-) -> bool:
+def _stands_apart(language: str, set_language: str, evidence: FunctionWordCounts) -> bool:
     """Whether a text lingua gives ``language`` keeps it inside a set in ``set_language``: its
-    function words must favour that language, or, for a language without a stop-word list,
-    must not support the set's."""
-    if has_function_words(language, candidates):
-        return evidence.favours(language, over=set_language)
-    return not evidence.supports(set_language)
+    function words must favour that language over the set's, or, in a text long enough to
+    show them, must not be the set's (a language with few or no listed function words).
+    A short text that shows neither takes the set's language."""
+    if evidence.favours(language, over=set_language):
+        return True
+    return evidence.words >= MIN_EVIDENCE_WORDS and not evidence.supports(set_language)
 
 
 @lru_cache(maxsize=32)
