@@ -21,9 +21,9 @@ from rerank_plus.analysis.languages import profile
 #: A text agrees with a language when at least this many of its words are that language's
 #: function words...
 MIN_FUNCTION_WORDS = 2
-#: ... and at least this share of its words (running text: 0.2-0.6 in the public sets; a list
-#: of names or a title: less, and the n-gram detector decides).
-MIN_FUNCTION_WORD_SHARE = 0.15
+#: ... and at least this share of its words (running text: 0.3-0.5 in the public sets, under
+#: 0.2 in 1 to 5% of their texts; a title or a list of names: less, and lingua decides).
+MIN_FUNCTION_WORD_SHARE = 0.2
 
 _WORD = re.compile(r"[^\W\d_]+")
 
@@ -78,9 +78,11 @@ class FunctionWordCounts:
         share most function words, keeps ``language``)."""
         return self.supports(language) and self.counts[language] >= max(self.counts.values())
 
-    def favours(self, language: str, over: str) -> bool:
-        """Whether the text has more function words of ``language`` than of ``over``."""
-        return self.counts.get(language, 0) > self.counts.get(over, 0)
+    def backs(self, language: str, against: str) -> bool:
+        """Whether the text has function words of ``language``, and at least as many as of
+        ``against`` (close languages share most of theirs, so a tie backs either)."""
+        found = self.counts.get(language, 0)
+        return found > 0 and found >= self.counts.get(against, 0)
 
     def supports(self, language: str) -> bool:
         """Whether enough of the text's words are function words of ``language``."""
