@@ -24,6 +24,8 @@ MIN_FUNCTION_WORDS = 2
 #: ... and at least this share of its words (running text: 0.3-0.5 in the public sets, under
 #: 0.2 in 1 to 5% of their texts; a title or a list of names: less, and lingua decides).
 MIN_FUNCTION_WORD_SHARE = 0.2
+#: The share of function words that backs an outlier text's own language (see ``backs``).
+MIN_BACKING_SHARE = 0.1
 
 _WORD = re.compile(r"[^\W\d_]+")
 
@@ -79,10 +81,13 @@ class FunctionWordCounts:
         return self.supports(language) and self.counts[language] >= max(self.counts.values())
 
     def backs(self, language: str, against: str) -> bool:
-        """Whether the text has function words of ``language``, and at least as many as of
-        ``against`` (close languages share most of theirs, so a tie backs either)."""
+        """Whether a tenth of the text's words at least are function words of ``language``
+        (half the share that agreeing asks: the text is an outlier, often short), and as many
+        as of ``against`` at least (close languages share most of theirs: a tie backs either).
+        A stray "de" in a list of names backs nothing."""
         found = self.counts.get(language, 0)
-        return found > 0 and found >= self.counts.get(against, 0)
+        enough = max(1.0, MIN_BACKING_SHARE * self.words)
+        return found >= enough and found >= self.counts.get(against, 0)
 
     def supports(self, language: str) -> bool:
         """Whether enough of the text's words are function words of ``language``."""
