@@ -142,9 +142,9 @@ class LanguageDetector:
         agreed = _set_detection(known, candidates)
         if agreed is None and len(samples) >= MIN_SET_TEXTS:
             agreed = self._vote(detector, samples, scripts)
-        if agreed is None or not has_function_words(agreed.language, candidates):
+        language = agreed.language if agreed is not None else None
+        if agreed is None or language is None or not has_function_words(language, candidates):
             return self._each(detector, samples, scripts)
-        language = agreed.language
         evidence = [FunctionWordCounts(sample, candidates) for sample in samples]
         results: list[Detection | None] = [
             Detection(language, agreed.confidence, self._long_enough(sample, script), script)
