@@ -123,7 +123,7 @@ def without_segmenters(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     def clear() -> None:
         segment.segmenter_for.cache_clear()
-        terms._cached_piece_words.cache_clear()
+        terms.clear_piece_cache()
 
     clear()
     monkeypatch.setattr(segment, "_installed", lambda package: False)

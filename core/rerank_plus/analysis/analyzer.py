@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import chain
 
 from rerank_plus.analysis.cache import LRUCache, content_key
 from rerank_plus.analysis.language import (
@@ -23,7 +24,7 @@ from rerank_plus.analysis.normalize import normalize_text
 from rerank_plus.analysis.script import dominant_script, needs_segmentation
 from rerank_plus.analysis.segment import segmenter_for
 from rerank_plus.analysis.stem import stemmer_available
-from rerank_plus.analysis.terms import STOPWORD_MODES, piece_words, word_form
+from rerank_plus.analysis.terms import STOPWORD_MODES, PieceWords, text_words, word_form
 from rerank_plus.analysis.tokenize import tagged_tokens
 
 
@@ -32,8 +33,6 @@ class Analysis:
     """Each step's output for one text, kept so the command line and explanations can show it."""
 
     language: str
-    tokens: tuple[str, ...]
-    lemmas: tuple[str, ...]
     terms: tuple[str, ...]
     #: How often each term occurs: what BM25 and lexical similarity read.
     term_frequencies: Mapping[str, int]
@@ -42,6 +41,20 @@ class Analysis:
     #: How words became terms: "lemmas", "stems", "words" (no base forms for the language) or
     #: "neutral" (unknown language), plus "+jieba", "+ngrams"... when a segmenter cut words.
     path: str = "neutral"
+    #: (words, base forms, terms) of each whitespace-separated piece, as the analysis cached
+    #: them: :attr:`tokens` and :attr:`lemmas` are read from here when shown, so that scoring,
+    #: which reads terms only, never copies them.
+    pieces: tuple[PieceWords, ...] = field(default=(), repr=False)
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """The words of the text, in order, without punctuation and symbols."""
+        return tuple(chain.from_iterable(piece[0] for piece in self.pieces))
+
+    @property
+    def lemmas(self) -> tuple[str, ...]:
+        """The base form (lemma, stem, or folded word) of each token, stop words included."""
+        return tuple(chain.from_iterable(piece[1] for piece in self.pieces))
 
 
 def analysis_path(language: str, text: str, use_lemmas: bool) -> str:
@@ -111,15 +124,23 @@ class Analyzer:
         return self.detect_many([text])[0]
 
     def detect_many(self, texts: Sequence[str]) -> list[Detection]:
-        """The language of each text; the ones not cached are detected together."""
+        """The language of each text, as one candidate set: the ones not cached are detected
+        together, with the cached ones saying what language the set is in."""
         if self._detector is None:
             only = self.languages[0]
             return [Detection(only, 1.0, True, dominant_script(t[:200])) for t in texts]
         keys = [content_key(text) for text in texts]
         found = [self._detections.get(key) for key in keys]
         missing = {key: text for key, text, hit in zip(keys, texts, found, strict=True) if not hit}
+        known = [hit for hit in found if hit is not None]
         detected = (
-            dict(zip(missing, self._detector.detect_many(list(missing.values())), strict=True))
+            dict(
+                zip(
+                    missing,
+                    self._detector.detect_many(list(missing.values()), known),
+                    strict=True,
+                )
+            )
             if missing
             else {}
         )
@@ -151,34 +172,31 @@ class Analyzer:
 
     def _analyze(self, text: str, language: str) -> Analysis:
         text = normalize_text(text)
-        tokens, lemmas, terms = [], [], []
-        pipeline = self.spacy_pipelines.get(language)
-        if pipeline is not None:
-            for word, tagged_lemma in tagged_tokens(text, pipeline):
-                form = word_form(word, language, tagged_lemma, self.lemmatize, self.stopwords)
-                if form is not None:
-                    tokens.append(word)
-                    lemmas.append(form[0])
-                    if form[1]:
-                        terms.append(form[0])
-        else:
-            for piece in text.split():
-                for word, base, is_term in piece_words(
-                    piece, language, self.lemmatize, self.stopwords
-                ):
-                    tokens.append(word)
-                    lemmas.append(base)
-                    if is_term:
-                        terms.append(base)
+        pieces = self._pieces(text, language)
+        terms = tuple(chain.from_iterable([piece[2] for piece in pieces]))
         return Analysis(
             language,
-            tuple(tokens),
-            tuple(lemmas),
-            tuple(terms),
+            terms,
             Counter(terms),
             script=dominant_script(text[:200]),
             path=analysis_path(language, text, self.lemmatize),
+            pieces=pieces,
         )
+
+    def _pieces(self, text: str, language: str) -> tuple[PieceWords, ...]:
+        """The words of ``text``, their base forms and its terms, piece by piece; a trained
+        pipeline reads the text whole, as one piece."""
+        pipeline = self.spacy_pipelines.get(language)
+        if pipeline is None:
+            return tuple(text_words(text.split(), language, self.lemmatize, self.stopwords))
+        found: list[tuple[str, str, bool]] = []
+        for word, tagged_lemma in tagged_tokens(text, pipeline):
+            form = word_form(word, language, tagged_lemma, self.lemmatize, self.stopwords)
+            if form is not None:
+                found.append((word, *form))
+        words = tuple(word for word, _, _ in found)
+        bases = tuple(base for _, base, _ in found)
+        return ((words, bases, tuple(base for _, base, is_term in found if is_term)),)
 
     def clear_cache(self) -> None:
         self._detections.clear()

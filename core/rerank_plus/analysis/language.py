@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from rerank_plus.analysis.function_words import FunctionWordCounts, has_function_words
 from rerank_plus.analysis.languages import (
     LANGUAGE_SCRIPTS,
     NEUTRAL,
@@ -36,6 +37,19 @@ DEFAULT_LANGUAGES: tuple[str, ...] = tuple(
 )
 #: lingua's accuracy saturates long before this; cutting keeps 100 documents cheap to detect.
 DETECTION_PREFIX_CHARS = 200
+#: An outlier (a text whose function words do not agree with its set's language) is detected on
+#: a longer prefix: lingua's low-accuracy mode still errs on 3 in 300 lowercase technical
+#: abstracts at 200 characters, on none at 300.
+OUTLIER_PREFIX_CHARS = 600
+#: A candidate set's language is the one most of up to ``VOTERS`` of its texts, spread over the
+#: set, are detected in (a vote, not one run over their joined text: lingua gives a mixed text
+#: the language with the most distinctive letters, not the most frequent one); only for sets
+#: of at least ``MIN_SET_TEXTS`` texts, since fewer say little about each other.
+VOTERS = 5
+MIN_SET_TEXTS = 3
+#: Words a text needs before the absence of its set's function words says it is in another
+#: language (a title or a list of names has none in any language).
+MIN_EVIDENCE_WORDS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +97,22 @@ class LanguageDetector:
     def detect(self, text: str) -> Detection:
         return self.detect_many([text])[0]
 
-    def detect_many(self, texts: Sequence[str]) -> list[Detection]:
-        """Detect several texts; those lingua has to decide go to it together, per script."""
+    def detect_many(self, texts: Sequence[str], known: Sequence[Detection] = ()) -> list[Detection]:
+        """Detect the texts of one candidate set; ``known`` are detections of the set's other
+        texts (cached ones), which say what language the set is in.
+
+        Per script, the set's language comes from ``known`` or from a vote of a few of the
+        texts; a text whose function words agree with it takes it without a detector run
+        (:mod:`function_words`). The others, the outliers, go to lingua one by one on a longer
+        prefix, and a language other than the set's is kept only where the text's function
+        words do not contradict it: two signals must agree before a text leaves its set's
+        language.
+        """
         samples = [text[:DETECTION_PREFIX_CHARS] for text in texts]
+        scripts = [dominant_script(sample) for sample in samples]
         results: list[Detection | None] = [None] * len(samples)
         by_candidates: dict[tuple[str, ...], list[int]] = {}
-        for index, sample in enumerate(samples):
-            script = dominant_script(sample)
+        for index, (sample, script) in enumerate(zip(samples, scripts, strict=True)):
             candidates = languages_of_script(script, self.languages)
             if len(candidates) == 1:
                 reliable = self._long_enough(sample, script)
@@ -99,29 +122,114 @@ class LanguageDetector:
             else:
                 by_candidates.setdefault(candidates, []).append(index)
         for candidates, indexes in by_candidates.items():
-            detector = _build_detector(candidates)
-            group = [samples[i] for i in indexes]
-            if len(group) == 1:
-                all_values = [detector.compute_language_confidence_values(group[0])]
-            else:
-                all_values = detector.compute_language_confidence_values_in_parallel(group)
-            for index, values in zip(indexes, all_values, strict=True):
-                results[index] = self._verdict(samples[index], values)
+            group = [texts[i] for i in indexes]
+            group_scripts = [scripts[i] for i in indexes]
+            detections = self._detect_group(group, group_scripts, candidates, known)
+            for index, detection in zip(indexes, detections, strict=True):
+                results[index] = detection
         return [result for result in results if result is not None]
+
+    def _detect_group(
+        self,
+        texts: list[str],
+        scripts: list[str],
+        candidates: tuple[str, ...],
+        known: Sequence[Detection],
+    ) -> list[Detection]:
+        """Texts whose script leaves ``candidates`` to choose from."""
+        detector = _build_detector(candidates)
+        samples = [text[:DETECTION_PREFIX_CHARS] for text in texts]
+        agreed = _set_detection(known, candidates)
+        if agreed is None and len(samples) >= MIN_SET_TEXTS:
+            agreed = self._vote(detector, samples, scripts)
+        language = agreed.language if agreed is not None else None
+        if agreed is None or language is None or not has_function_words(language, candidates):
+            return self._each(detector, samples, scripts)
+        evidence = [FunctionWordCounts(sample, candidates) for sample in samples]
+        results: list[Detection | None] = [
+            Detection(language, agreed.confidence, self._long_enough(sample, script), script)
+            if counts.agrees_with(language)
+            else None
+            for sample, script, counts in zip(samples, scripts, evidence, strict=True)
+        ]
+        outliers = [i for i, result in enumerate(results) if result is None]
+        longer = [texts[i][:OUTLIER_PREFIX_CHARS] for i in outliers]
+        verdicts = self._each(detector, longer, [scripts[i] for i in outliers])
+        for i, verdict in zip(outliers, verdicts, strict=True):
+            if verdict.language not in (None, language) and not _stands_apart(
+                verdict.language, language, evidence[i], candidates
+            ):
+                verdict = replace(verdict, reliable=False)
+            results[i] = verdict
+        return [result for result in results if result is not None]
+
+    def _vote(self, detector, samples: list[str], scripts: list[str]) -> Detection | None:
+        """The language more than half of up to ``VOTERS`` texts spread over the set are
+        reliably detected in, or None."""
+        step = max(1, len(samples) // VOTERS)
+        voters = list(range(0, len(samples), step))[:VOTERS]
+        verdicts = self._each(detector, [samples[i] for i in voters], [scripts[i] for i in voters])
+        counts = Counter(v.language for v in verdicts if v.reliable and v.language)
+        if not counts:
+            return None
+        language, votes = counts.most_common(1)[0]
+        if 2 * votes <= len(voters):
+            return None
+        confidence = max(v.confidence for v in verdicts if v.language == language)
+        return Detection(language, confidence, True)
+
+    def _each(self, detector, samples: list[str], scripts: list[str]) -> list[Detection]:
+        """lingua's verdict on each text on its own."""
+        values = _confidences(detector, samples)
+        return [
+            self._verdict(sample, sample_values, script)
+            for sample, sample_values, script in zip(samples, values, scripts, strict=True)
+        ]
 
     def _long_enough(self, sample: str, script: str) -> bool:
         if script in UNSPACED_SCRIPTS:
             return sum(c.isalpha() for c in sample) >= self.min_words
         return len(sample.split()) >= self.min_words
 
-    def _verdict(self, sample: str, values: list) -> Detection:  # lingua ships no type hints
-        script = dominant_script(sample)
+    def _verdict(self, sample: str, values: list, script: str) -> Detection:  # lingua: untyped
         if not values or values[0].value <= 0.0:
             return Detection(None, 0.0, reliable=False, script=script)
         best = values[0]
         language = best.language.iso_code_639_1.name.lower()
         reliable = self._long_enough(sample, script) and best.value >= self.min_confidence
         return Detection(language, float(best.value), reliable, script)
+
+
+def _confidences(detector, samples: list[str]) -> list[list]:  # lingua ships no type hints
+    if len(samples) <= 1:
+        return [detector.compute_language_confidence_values(sample) for sample in samples]
+    return detector.compute_language_confidence_values_in_parallel(samples)
+
+
+def _set_detection(known: Sequence[Detection], candidates: tuple[str, ...]) -> Detection | None:
+    """The language most reliable ``known`` detections among ``candidates`` agree on, when at
+    least ``MIN_SET_TEXTS`` do."""
+    counts = Counter(d.language for d in known if d.reliable and d.language in candidates)
+    if not counts:
+        return None
+    language, count = counts.most_common(1)[0]
+    if count < MIN_SET_TEXTS:
+        return None
+    confidence = max(d.confidence for d in known if d.reliable and d.language == language)
+    return Detection(language, confidence, True)
+
+
+def _stands_apart(
+    language: str, set_language: str, evidence: FunctionWordCounts, candidates: tuple[str, ...]
+) -> bool:
+    """Whether a text lingua gives ``language`` keeps it inside a set in ``set_language``: its
+    function words must back that language against the set's; for a language without a list
+    of them, a text long enough to show function words must lack the set's. A title, a list of
+    names or a lowercase technical abstract that lingua takes for another language keeps the
+    set's language."""
+    if has_function_words(language, candidates):
+        return evidence.backs(language, against=set_language)
+    return evidence.words >= MIN_EVIDENCE_WORDS and not evidence.supports(set_language)
 
 
 @lru_cache(maxsize=32)

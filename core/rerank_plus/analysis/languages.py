@@ -89,6 +89,7 @@ def supported_languages() -> tuple[str, ...]:
     return tuple(sorted(LANGUAGE_SCRIPTS))
 
 
+@cache
 def languages_of_script(script: str, among: tuple[str, ...]) -> tuple[str, ...]:
     """The languages of ``among`` written in ``script``. Han without Kana is Chinese, or
     Japanese when Chinese is not among them."""

@@ -80,6 +80,11 @@ _RANGES: tuple[tuple[int, int, str], ...] = (
     (0x20000, 0x3134F, "Han"),
 )
 _STARTS = [start for start, _, _ in _RANGES]
+_LATIN = "".join(f"{chr(start)}-{chr(end)}" for start, end, script in _RANGES if script == "Latin")
+#: A letter in the Latin ranges; a letter outside them.
+_LATIN_LETTER = re.compile(f"(?=[{_LATIN}])[^\\W\\d_]")
+_ASCII_LETTER = re.compile("[A-Za-z]")
+_NON_LATIN_LETTER = re.compile(f"(?![{_LATIN}])[^\\W\\d_]")
 
 #: Scripts whose words are not separated by spaces: a token in them is a phrase or a sentence.
 UNSPACED_SCRIPTS = frozenset({"Han", "Kana", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan"})
@@ -111,6 +116,10 @@ def dominant_script(text: str) -> str:
     """The script most of the letters of ``text`` are written in; Kana makes Han text Japanese
     (``"Kana"`` wins as soon as there is any, since Japanese mixes both), ``"Other"`` when there
     are no letters."""
+    if text.isascii():
+        return "Latin" if _ASCII_LETTER.search(text) else OTHER
+    if _NON_LATIN_LETTER.search(text) is None:  # most text: two searches instead of a count
+        return "Latin" if _LATIN_LETTER.search(text) else OTHER
     counts = script_counts(text)
     if not counts:
         return OTHER
@@ -154,4 +163,6 @@ _SEGMENTED_CHARACTER = re.compile(
 def needs_segmentation(token: str) -> bool:
     """Whether ``token`` holds characters of a script that is written without spaces (or CJK);
     one regular-expression search, since every text of every language is checked."""
+    if token.isascii():
+        return False
     return _SEGMENTED_CHARACTER.search(token) is not None

@@ -1,7 +1,7 @@
 """From a piece of text to its words, base forms and terms: the per-word half of the analysis.
 
 Words repeat across documents, so each decision is cached per distinct piece (and settings):
-analyzing a 200-word document costs 200 cache lookups once the vocabulary is warm.
+analyzing a 200-word document costs 200 dictionary lookups once the vocabulary is warm.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from rerank_plus.analysis.tokenize import (
 #: How stop words are matched: against the surface form, the lemma, either, or not at all.
 STOPWORD_MODES = ("both", "lemma", "surface", "none")
 
-#: (surface word, base form, is a term) for each word of a piece.
-Word = tuple[str, str, bool]
+#: A piece's words, their base forms (one per word), and the terms among the base forms.
+PieceWords = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 
 
 @lru_cache(maxsize=500_000)
@@ -66,28 +66,62 @@ def word_form(
     return base, not is_stop
 
 
-def _piece_words(piece: str, language: str, use_lemmas: bool, stopwords: str) -> tuple[Word, ...]:
-    words: list[Word] = []
+def _piece_words(piece: str, language: str, use_lemmas: bool, stopwords: str) -> PieceWords:
+    words: list[str] = []
+    bases: list[str] = []
+    terms: list[str] = []
+
+    def add(word: str, form: tuple[str, bool] | None) -> None:
+        if form is not None:
+            words.append(word)
+            bases.append(form[0])
+            if form[1]:
+                terms.append(form[0])
+
     for token in piece_tokens(piece, profile(language).tokenizer):
         if not needs_segmentation(token):
-            form = word_form(token, language, None, use_lemmas, stopwords)
-            if form is not None:
-                words.append((token, *form))
+            add(token, word_form(token, language, None, use_lemmas, stopwords))
             continue
         for script, run in script_runs(token):
             unspaced = script != OTHER
             for word in segment(run, script, language) if unspaced else [run]:
-                form = word_form(word, language, None, use_lemmas, stopwords, unspaced)
-                if form is not None:
-                    words.append((word, *form))
-    return tuple(words)
+                add(word, word_form(word, language, None, use_lemmas, stopwords, unspaced))
+    return tuple(words), tuple(bases), tuple(terms)
 
 
-_cached_piece_words = lru_cache(maxsize=200_000)(_piece_words)
+#: Distinct pieces whose words are kept, over all languages and settings; past it the cache
+#: starts afresh (cheaper per lookup than a least-recently-used order, and as good for text).
+MAX_CACHED_PIECES = 200_000
+_piece_cache: dict[tuple[str, bool, str], dict[str, PieceWords]] = {}
+_cached_pieces = 0
 
 
-def piece_words(piece: str, language: str, use_lemmas: bool, stopwords: str) -> tuple[Word, ...]:
-    """The words of one whitespace-free piece of text in ``language`` (cached when short)."""
-    if len(piece) <= LONGEST_CACHED_PIECE:
-        return _cached_piece_words(piece, language, use_lemmas, stopwords)
-    return _piece_words(piece, language, use_lemmas, stopwords)
+def clear_piece_cache() -> None:
+    """Forget every piece's words (for tests that change which segmenters are installed)."""
+    global _cached_pieces
+    _piece_cache.clear()
+    _cached_pieces = 0
+
+
+def text_words(
+    pieces: list[str], language: str, use_lemmas: bool, stopwords: str
+) -> list[PieceWords]:
+    """The words of each whitespace-free piece of a text in ``language``: one dictionary lookup
+    per piece seen before (short pieces are cached), whatever the piece holds."""
+    global _cached_pieces
+    cache = _piece_cache.setdefault((language, use_lemmas, stopwords), {})
+    found: list[PieceWords | None] = list(map(cache.get, pieces))
+    if None not in found:
+        return found  # type: ignore[return-value]  # no None in it
+    words: list[PieceWords] = []
+    for piece, hit in zip(pieces, found, strict=True):
+        if hit is None:
+            hit = _piece_words(piece, language, use_lemmas, stopwords)
+            if len(piece) <= LONGEST_CACHED_PIECE:
+                if _cached_pieces >= MAX_CACHED_PIECES:
+                    clear_piece_cache()
+                    cache = _piece_cache.setdefault((language, use_lemmas, stopwords), {})
+                cache[piece] = hit
+                _cached_pieces += 1
+        words.append(hit)
+    return words
