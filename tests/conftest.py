@@ -39,6 +39,8 @@ DECLARED_MODULES = frozenset(
         "llama_index",
         "matplotlib",
         "mypy",
+        "onnx",
+        "onnxruntime",
         "prometheus_client",
         "pytest",
         "pytest_asyncio",

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from rerank_plus.analysis.cache import LRUCache, content_key
-from rerank_plus.reranker import Reranker, Scores
+from rerank_plus.reranker import Context, Reranker, Scores
 from rerank_plus.scoring.devices import pick_device, use_half_precision
 from rerank_plus.scoring.models import (
     DEFAULT_BI_ENCODER,
@@ -106,10 +106,27 @@ class BiEncoderReranker(Reranker):
         return np.stack([found[key] for key in keys])
 
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
-        query_vector = self.embed([query])[0]
-        cosines = np.clip(self.embed(documents) @ query_vector, -1.0, 1.0).tolist()
-        relevance = [(1.0 + cosine) / 2.0 for cosine in cosines]
-        explanations = None
-        if explain:
-            explanations = [{"model": self.model, "cosine": cosine} for cosine in cosines]
-        return Scores(cosines, relevance, explanations)
+        return self.score_many([query], [documents], [Context(explain=explain)])[0]
+
+    def score_many(
+        self,
+        queries: Sequence[str],
+        documents: Sequence[Sequence[str]],
+        contexts: Sequence[Context],
+    ) -> list[Scores]:
+        """Embed every query in one call and every query's documents in another, so many
+        queries fill the same batches."""
+        query_vectors = self.embed(list(queries))
+        document_vectors = self.embed([text for texts in documents for text in texts])
+        results = []
+        start = 0
+        for query_vector, texts, context in zip(query_vectors, documents, contexts, strict=True):
+            vectors = document_vectors[start : start + len(texts)]
+            start += len(texts)
+            cosines = np.clip(vectors @ query_vector, -1.0, 1.0).tolist()
+            relevance = [(1.0 + cosine) / 2.0 for cosine in cosines]
+            explanations = None
+            if context.get("explain", False):
+                explanations = [{"model": self.model, "cosine": cosine} for cosine in cosines]
+            results.append(Scores(cosines, relevance, explanations))
+        return results

@@ -17,6 +17,7 @@ import hashlib
 import os
 import re
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -99,8 +100,12 @@ def export(model: Any, names: list[str], path: Path) -> None:
             return self.model(**dict(zip(names, inputs, strict=True))).logits
 
     example = tuple(torch.ones((2, 8), dtype=torch.int64) for _ in names)
+    if "attention_mask" in names:  # a padded row, so the graph keeps the masking path
+        example[names.index("attention_mask")][1, 5:] = 0
     axes = {name: {0: "pairs", 1: "tokens"} for name in names}
-    with torch.inference_mode(False), torch.no_grad():
+    with torch.inference_mode(False), torch.no_grad(), warnings.catch_warnings():
+        # The tracer warns about shape checks it freezes; they hold for every batch shape.
+        warnings.simplefilter("ignore")
         torch.onnx.export(
             Logits().eval(),
             example,
@@ -177,7 +182,5 @@ def onnx_scorer(name: str, model: Any, quantize: str | None) -> OnnxPairScorer:
     path = exported(name, model, quantize)
     options = onnxruntime.SessionOptions()
     options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-    session = onnxruntime.InferenceSession(
-        str(path), options, providers=["CPUExecutionProvider"]
-    )
+    session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     return OnnxPairScorer(session)
