@@ -275,7 +275,11 @@ class CrossEncoderReranker(Reranker):
             pieces = [windows(t, self.passage_words, self.passage_overlap) for _, t in pairs]
         else:
             pieces = [[t] for _, t in pairs]
-        flat = [(query, piece) for (query, _), group in zip(pairs, pieces) for piece in group]
+        flat = [
+            (query, piece)
+            for (query, _), group in zip(pairs, pieces, strict=True)
+            for piece in group
+        ]
         if loaded.tokens is not None and loaded.scorer is not None:
             logits = self._fast_logits(loaded.tokens, loaded.scorer, loaded.device, flat)
         else:

@@ -1,4 +1,4 @@
-"""Query-document pairs as the model's own fast tokenizer encodes them, each document tokenized once.
+"""Query-document pairs as the model's own fast tokenizer encodes them, documents tokenized once.
 
 ``CrossEncoder.predict`` hands every batch to the Hugging Face tokenizer with ``padding=True,
 return_tensors="pt"``: it re-tokenizes the query once per pair and pads in Python, which costs
@@ -97,7 +97,7 @@ def longest_first(first: int, second: int, room: int) -> tuple[int, int]:
     the odd token)."""
     if first + second <= room:
         return first, second
-    short, long = sorted((first, second))
+    short = min(first, second)
     keep_long = short if short > room else max(short, room - short)
     keep_short = short
     if keep_short + keep_long > room:
