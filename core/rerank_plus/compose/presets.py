@@ -69,6 +69,8 @@ register_kind(
         _HALF,
         Option("cache_size", int, 20_000, "Document embeddings kept; 0 turns the cache off."),
         _REMOTE_CODE,
+        _BACKEND,
+        _QUANTIZE,
     ),
     ready_class="BiEncoderRerank",
     summary="Reranking by embedding cosine similarity, for lexical first stages.",

@@ -172,7 +172,7 @@ class CrossEncoderReranker(Reranker):
         return self._models[name]
 
     def _build(self, name: str) -> LoadedModel:
-        from rerank_plus.scoring.onnx_backend import default_backend, onnx_scorer
+        from rerank_plus.scoring.onnx_backend import default_backend, onnx_model
 
         sentence_transformers = require_sentence_transformers("CrossEncoderReranker")
         device = pick_device(self.device)
@@ -205,7 +205,7 @@ class CrossEncoderReranker(Reranker):
                 )
             return LoadedModel(encoder, None, None, device)
         if backend == "onnx":
-            scorer: PairScorer = onnx_scorer(name, encoder.model, self.quantize)
+            scorer: PairScorer = onnx_model(name, encoder.model, self.quantize)
             return LoadedModel(None, tokens, scorer, device)
         return LoadedModel(encoder, tokens, TorchPairScorer(encoder.model), device)
 

@@ -18,6 +18,7 @@ import os
 import re
 import tempfile
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +66,13 @@ def cache_folder() -> Path:
 
 
 def fingerprint(name: str, model: Any) -> str:
-    """A key that changes when the model's name, configuration or weights change."""
+    """A key that changes when the model's name, configuration (a Hugging Face config, or the
+    modules of a sentence-transformers model) or weights change."""
     digest = hashlib.blake2b(digest_size=12)
     digest.update(f"{name}\n{type(model).__name__}\nopset {OPSET}\n".encode())
-    digest.update(model.config.to_json_string(use_diff=False).encode())
+    config = getattr(model, "config", None)
+    described = config.to_json_string(use_diff=False) if config is not None else repr(model)
+    digest.update(described.encode())
     for key, tensor in model.state_dict().items():
         values = tensor.detach().float().flatten()
         ends = np.concatenate(
@@ -87,17 +91,27 @@ def input_names(model: Any) -> list[str]:
     return [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in accepted]
 
 
-def export(model: Any, names: list[str], path: Path) -> None:
-    """Write ``model``'s logits as an ONNX graph with dynamic batch and sequence axes."""
+def classifier_logits(model: Any, inputs: dict[str, Any]) -> Any:
+    """A Hugging Face sequence classifier's output: its logits."""
+    return model(**inputs).logits
+
+
+def sentence_embedding(model: Any, inputs: dict[str, Any]) -> Any:
+    """A sentence-transformers model's output: its pooled sentence embedding."""
+    return model(inputs)["sentence_embedding"]
+
+
+def export(model: Any, names: list[str], path: Path, output: Callable[..., Any]) -> None:
+    """Write ``output(model, inputs)`` as an ONNX graph with dynamic batch and sequence axes."""
     import torch
 
-    class Logits(torch.nn.Module):
+    class Output(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.model = model
 
         def forward(self, *inputs: torch.Tensor) -> torch.Tensor:
-            return self.model(**dict(zip(names, inputs, strict=True))).logits
+            return output(self.model, dict(zip(names, inputs, strict=True)))
 
     example = tuple(torch.ones((2, 8), dtype=torch.int64) for _ in names)
     if "attention_mask" in names:  # a padded row, so the graph keeps the masking path
@@ -107,13 +121,13 @@ def export(model: Any, names: list[str], path: Path) -> None:
         # The tracer warns about shape checks it freezes; they hold for every batch shape.
         warnings.simplefilter("ignore")
         torch.onnx.export(
-            Logits().eval(),
+            Output().eval(),
             example,
             str(path),
             dynamo=False,
             input_names=names,
-            output_names=["logits"],
-            dynamic_axes={**axes, "logits": {0: "pairs"}},
+            output_names=["output"],
+            dynamic_axes={**axes, "output": {0: "pairs"}},
             opset_version=OPSET,
         )
 
@@ -126,7 +140,13 @@ def quantize_int8(source: Path, target: Path) -> None:
     quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8, per_channel=True)
 
 
-def exported(name: str, model: Any, quantize: str | None) -> Path:
+def exported(
+    name: str,
+    model: Any,
+    quantize: str | None,
+    names: list[str],
+    output: Callable[..., Any] = classifier_logits,
+) -> Path:
     """The cached ONNX file for ``model`` (exported, and quantized, on first use)."""
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(name).name or name)[-60:]
     folder = cache_folder() / f"{slug}-{fingerprint(name, model)}"
@@ -138,12 +158,12 @@ def exported(name: str, model: Any, quantize: str | None) -> Path:
     model = model.float().cpu().eval()
     try:
         if not fp32.exists():
-            _atomic(fp32, lambda path: export(model, input_names(model), path))
+            _atomic(fp32, lambda path: export(model, names, path, output))
         if target != fp32:
             _atomic(target, lambda path: quantize_int8(fp32, path))
     except Exception as error:
         raise ModelLoadError(
-            f"Could not export the cross-encoder {name!r} to ONNX: {str(error).rstrip('. ')}. "
+            f"Could not export the model {name!r} to ONNX: {str(error).rstrip('. ')}. "
             "Run it with backend='torch' instead (the default on GPUs)."
         ) from error
     return target
@@ -162,25 +182,35 @@ def _atomic(path: Path, write: Any) -> None:
             os.remove(temporary)
 
 
-class OnnxPairScorer:
-    """Logits of padded pairs from an ONNX Runtime session (thread-safe: sessions may run
-    from several threads at once)."""
+class OnnxModel:
+    """An exported model in an ONNX Runtime session on the CPU (thread-safe: a session may
+    run from several threads at once). ``logits`` makes it a cross-encoder's pair scorer."""
 
     def __init__(self, session: Any) -> None:
         self.session = session
         self.inputs = [item.name for item in session.get_inputs()]
 
+    def run(self, features: dict[str, Any]) -> np.ndarray:
+        feeds = {name: np.asarray(features[name], dtype=np.int64) for name in self.inputs}
+        (output,) = self.session.run(["output"], feeds)
+        return np.asarray(output, dtype=np.float32)
+
     def logits(self, features: dict[str, np.ndarray]) -> np.ndarray:
-        feeds = {name: features[name] for name in self.inputs}
-        (logits,) = self.session.run(["logits"], feeds)
-        return np.asarray(logits, dtype=np.float32)
+        return self.run(features)
 
 
-def onnx_scorer(name: str, model: Any, quantize: str | None) -> OnnxPairScorer:
-    """An ONNX Runtime scorer for ``model`` on the CPU, from the export cache."""
+def onnx_model(
+    name: str,
+    model: Any,
+    quantize: str | None,
+    names: list[str] | None = None,
+    output: Callable[..., Any] = classifier_logits,
+) -> OnnxModel:
+    """``model`` on ONNX Runtime (CPU), from the export cache. ``names`` are the inputs (by
+    default those of a Hugging Face model's forward); ``output`` what the graph returns."""
     onnxruntime = require_onnxruntime(f"backend='onnx' for {name!r}")
-    path = exported(name, model, quantize)
+    path = exported(name, model, quantize, names or input_names(model), output)
     options = onnxruntime.SessionOptions()
     options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
     session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    return OnnxPairScorer(session)
+    return OnnxModel(session)
