@@ -263,7 +263,10 @@ def table(results: dict[str, dict[str, dict]]) -> list[str]:
             cells = []
             for column in columns:
                 value = measured.get(column, {}).get(row)
-                cells.append("-" if value is None else f"{value:,.0f}")
+                if value is None:
+                    cells.append("-")
+                else:
+                    cells.append(f"{value:,.0f}" if value >= 100 else f"{value:.1f}")
             lines.append(f"| {SHAPE_NAMES[shape]} | {row} | " + " | ".join(cells) + " |")
     return lines
 
