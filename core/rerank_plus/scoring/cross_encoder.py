@@ -34,6 +34,7 @@ from rerank_plus.scoring.models import (
     load_model,
     require_sentence_transformers,
 )
+from rerank_plus.scoring.onnx_backend import default_backend, onnx_model
 from rerank_plus.scoring.pair_tokens import PairTokenizer
 from rerank_plus.scoring.passages import windows
 from rerank_plus.scoring.prefetch import prefetched
@@ -172,8 +173,6 @@ class CrossEncoderReranker(Reranker):
         return self._models[name]
 
     def _build(self, name: str) -> LoadedModel:
-        from rerank_plus.scoring.onnx_backend import default_backend, onnx_model
-
         sentence_transformers = require_sentence_transformers("CrossEncoderReranker")
         device = pick_device(self.device)
         backend = self.backend or default_backend(device, self.quantize)
