@@ -133,3 +133,24 @@ def test_eight_threads_scoring_many_at_once_equal_serial(
         for a, b in zip(mine, theirs, strict=True):
             assert [r.index for r in a] == [r.index for r in b]
             assert [r.score for r in a] == pytest.approx([r.score for r in b], abs=1e-5)
+
+
+def test_models_with_a_prompt_are_scored_through_predict(
+    tiny_cross_encoder_path, monkeypatch
+) -> None:
+    import sentence_transformers
+
+    original = sentence_transformers.CrossEncoder
+    prompt = {"prompts": {"search": "river "}, "default_prompt_name": "search"}
+
+    def with_prompt(*args, **kwargs):
+        return original(*args, **kwargs, **prompt)
+
+    monkeypatch.setattr(sentence_transformers, "CrossEncoder", with_prompt)
+    reranker = CrossEncoderReranker(str(tiny_cross_encoder_path), device="cpu")
+    assert reranker.load(str(tiny_cross_encoder_path)).tokens is None  # predict's own path
+    reference = original(str(tiny_cross_encoder_path), device="cpu", **prompt)
+    expected = reference.predict(
+        [("race", d) for d in DOCUMENTS], activation_fn=torch.nn.Identity()
+    )
+    assert np.allclose(reranker.score("race", DOCUMENTS).raw, expected, atol=1e-5)
