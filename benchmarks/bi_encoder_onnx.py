@@ -78,6 +78,8 @@ def main() -> None:
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines += [
         "",
+        "The seconds run one backend after the other, not interleaved: on a shared machine "
+        "they are no speed comparison (benchmarks/cross_encoder.py interleaves). "
         "Target: within 0.3 points of PyTorch fp32. Load average while measuring: "
         f"{os.getloadavg()[0]:.1f} (shared machine). Command: `python "
         f"benchmarks/bi_encoder_onnx.py --sets {args.sets}"
