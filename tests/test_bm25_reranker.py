@@ -147,6 +147,8 @@ def test_forced_language(bm25: BM25Reranker) -> None:
 def test_invalid_parameters() -> None:
     with pytest.raises(ValueError, match="k1 must be"):
         BM25Reranker(k1=-1)
+    with pytest.raises(ValueError, match="k1 must be a finite number"):
+        BM25Reranker(k1=float("inf"))
     with pytest.raises(ValueError, match="b must be"):
         BM25Reranker(b=2)
 

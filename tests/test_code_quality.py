@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("-p", "rerank_plus", "-p", "llamaindex_rerank_plus", "-p", "langchain_rerank_plus")
+CHECKED = (
+    "rerank_plus",
+    "llamaindex_rerank_plus",
+    "langchain_rerank_plus",
+    "semantic_kernel_rerank_plus",
+)
+PACKAGES = tuple(argument for package in CHECKED for argument in ("-p", package))
 
 
 def run(*command: str) -> subprocess.CompletedProcess[str]:

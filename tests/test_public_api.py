@@ -44,7 +44,7 @@ def test_importing_the_core_imports_no_framework_and_no_torch() -> None:
     code = (
         "import sys, rerank_plus\n"
         "heavy = ('llama_index', 'langchain', 'langchain_core', 'langchain_classic', 'torch',"
-        " 'sentence_transformers', 'transformers', 'spacy')\n"
+        " 'sentence_transformers', 'transformers', 'spacy', 'semantic_kernel')\n"
         "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n"
     )
     loaded = subprocess.run(

@@ -13,7 +13,9 @@ from rerank_plus.evaluation.tuning import MIN_QUERIES, JudgedQuery, tune_fusion
 QUERY = "Which river flows through the capital city of France?"  # reliably English
 
 
-def _queries(n: int, first_stage_helps: bool, seed: int = 0) -> list[JudgedQuery]:
+def _queries(
+    n: int, first_stage_helps: bool, seed: int = 0, query: str = QUERY
+) -> list[JudgedQuery]:
     """English queries whose relevant candidate the first stage (or the reranker) puts first."""
     rng = random.Random(seed)
     out = []
@@ -27,7 +29,7 @@ def _queries(n: int, first_stage_helps: bool, seed: int = 0) -> list[JudgedQuery
         else:
             rerank[relevant] = 2.0
         grades = [int(i == relevant) for i in range(20)]
-        out.append(JudgedQuery(QUERY, rerank, first, grades, [1]))
+        out.append(JudgedQuery(query, rerank, first, grades, [1]))
     return out
 
 
@@ -45,6 +47,14 @@ def test_the_default_is_kept_when_nothing_beats_it() -> None:
     assert tuning.tuned_ndcg >= tuning.default_ndcg - (tuning.interval[1] - tuning.interval[0])
     if tuning.kept_default:
         assert tuning.parameters == AdaptiveFusion().settings()
+
+
+def test_tuning_starts_from_the_given_weight_for_scripts_it_does_not_fit() -> None:
+    greek = "Ποιος ποταμός διασχίζει την πρωτεύουσα της Γαλλίας;"
+    start = AdaptiveFusion(unread_script_alpha=0.0, confidence_weight=0.0)
+    tuning = tune_fusion(_queries(60, first_stage_helps=True, query=greek), start=start)
+    assert tuning.default_ndcg == 1.0  # the first stage alone, as the start says
+    assert tuning.parameters["unread_script_alpha"] == 0.0
 
 
 def test_small_sets_are_refused_with_the_number_needed() -> None:

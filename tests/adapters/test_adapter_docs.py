@@ -41,7 +41,7 @@ def kind_rows(kind: RerankerKind) -> str:
     return "\n".join(rows) + "\n"
 
 
-@pytest.mark.parametrize("name", ["llamaindex.md", "langchain.md"])
+@pytest.mark.parametrize("name", ["llamaindex.md", "langchain.md", "semantic-kernel.md"])
 def test_the_ready_classes_a_page_lists_have_their_registered_fields(name: str) -> None:
     """Every kind a page shows is shown as registered; kinds added later may have their own
     page (``rerank-plus rank --help`` lists them all)."""

@@ -7,11 +7,19 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rerank_plus import BM25Reranker, Pipeline
+from rerank_plus import BM25Reranker, Cascade, Pipeline
 from rerank_plus.analysis import Analyzer
-from rerank_plus.combine import AdaptiveFusion, Signals, WeightedFusion
+from rerank_plus.analysis.language import Detection
+from rerank_plus.combine import (
+    AdaptiveFusion,
+    ReciprocalRankFusion,
+    Signals,
+    WeightedFusion,
+    min_max,
+)
 from rerank_plus.combine.adaptive import confidence
-from rerank_plus.combine.query_language import dominant_script, reads_query
+from rerank_plus.combine.query_language import dominant_script, reads_query, reads_script
+from rerank_plus.combine.scale import unit_scale
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 pairs = st.integers(min_value=0, max_value=40).flatmap(
@@ -43,13 +51,15 @@ def test_it_is_the_weighted_sum_with_the_weight_it_chose() -> None:
 @pytest.mark.parametrize(
     ("signals", "weight"),
     [
-        (Signals("en", True, 0.5, 0.5, True), 0.35),
-        (Signals("de", False, 0.5, 0.5, True), 0.8),
+        (Signals("en", True, 0.5, 0.5, True, True), 0.35),
+        (Signals("de", False, 0.5, 0.5, True, True), 0.65),  # a script it reads
+        (Signals("greek", False, 0.5, 0.5, True, False), 0.85),  # a script it does not read
+        (Signals("de", False, 0.5, 0.5, True), 0.65),  # script not told: as a script it reads
         (Signals(None, None, 0.5, 0.5, True), 0.65),
         (Signals("en", True, 1.0, 0.0, True), 0.55),  # the reranker's best stands out
         (Signals("en", True, 0.0, 1.0, True), 0.15),  # the first stage's best stands out
-        (Signals("el", False, 1.0, 0.0, True), 1.0),  # capped
-        (Signals("th", False, 0.0, 0.5, False), 0.0),  # the reranker matched nothing
+        (Signals("greek", False, 1.0, 0.0, True, False), 1.0),  # capped
+        (Signals("thai", False, 0.0, 0.5, False, False), 0.0),  # the reranker matched nothing
     ],
 )
 def test_weights_follow_the_signals(signals, weight) -> None:
@@ -82,6 +92,55 @@ def test_whether_the_first_stage_reads_the_query(query, languages, expected) -> 
     assert reads_query(query, languages, ANALYZER) == expected
 
 
+@pytest.mark.parametrize(
+    ("query", "languages", "expected"),
+    [
+        ("Πότε ιδρύθηκε το πανεπιστήμιο;", ("en",), False),
+        ("Πότε ιδρύθηκε το πανεπιστήμιο;", ("en", "el"), True),
+        ("Wann wurde die Universität gegründet?", ("en",), True),
+        ("大学是什么时候成立的", ("en", "ja"), True),  # kana and Han are one script here
+        ("🙂 42", ("en",), None),
+        ("", ("en",), None),
+    ],
+)
+def test_whether_the_first_stage_reads_the_query_script(query, languages, expected) -> None:
+    assert reads_script(query, languages) is expected
+
+
+def test_a_script_the_first_stage_cannot_read_leans_further_on_the_reranker() -> None:
+    fusion = AdaptiveFusion(detector=ANALYZER)
+    rerank, first = [3.0, 1.0, 2.0, 0.0], [0.1, 0.9, 0.5, 0.2]
+    greek = fusion.fuse(rerank, first, query="Πότε ιδρύθηκε το πανεπιστήμιο;").details[0]
+    german = fusion.fuse(rerank, first, query="Wann wurde die Universität gegründet?").details[0]
+    assert greek["signals"]["first_stage_reads_script"] is False
+    assert german["signals"]["first_stage_reads_script"] is True
+    assert german["signals"]["first_stage_reads_query"] is False
+    assert greek["weight"] - german["weight"] == pytest.approx(0.85 - 0.65)
+
+
+class CountingDetector:
+    """A real analyzer's detection, counted."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def detect(self, text: str) -> Detection:
+        self.calls += 1
+        return ANALYZER.detect(text)
+
+
+def test_each_query_is_read_once() -> None:
+    detector = CountingDetector()
+    fusion = AdaptiveFusion(detector=detector)
+    for _ in range(3):
+        weights = {
+            query: fusion.fuse([2.0, 1.0], [1.0, 2.0], query=query).details[0]["weight"]
+            for query in ("Where does the cat sleep?", "Wo schläft die Katze?")
+        }
+    assert detector.calls == 2
+    assert weights["Wo schläft die Katze?"] > weights["Where does the cat sleep?"]
+
+
 def test_scripts_of_mixed_and_kana_text() -> None:
     assert dominant_script("カタカナとひらがな") == "CJK"
     assert dominant_script("The word Γάτα") == "LATIN"
@@ -103,6 +162,96 @@ def test_pipeline_explains_signals_and_weight() -> None:
     assert fusion["signals"]["first_stage_reads_query"] is True
     assert 0.0 <= fusion["weight"] <= 1.0
     assert fusion["fused"] == results[0].relevance_score
+
+
+@settings(deadline=None)
+@given(pairs, queries)
+def test_fused_values_are_the_weighted_sum_of_min_max_values(scores, query) -> None:
+    rerank, first = scores
+    fused = AdaptiveFusion(detector=ANALYZER).fuse(rerank, first, query=query)
+    for value, detail, a, b in zip(
+        fused.values, fused.details, min_max(rerank), min_max(first), strict=True
+    ):
+        assert detail["rerank_normalized"] == pytest.approx(a, abs=1e-12)
+        assert detail["first_stage_normalized"] == pytest.approx(b, abs=1e-12)
+        weight = detail["weight"]
+        assert value == pytest.approx(weight * a + (1 - weight) * b, abs=1e-12)
+
+
+every_float = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(deadline=None)
+@given(st.lists(st.tuples(every_float, every_float), min_size=1, max_size=15))
+def test_fusion_keeps_what_both_inputs_agree_on_at_any_magnitude(pairs) -> None:
+    rerank, first = [a for a, _ in pairs], [b for _, b in pairs]
+    fused = AdaptiveFusion(detector=ANALYZER).fuse(rerank, first, query="cats").values
+    assert all(0.0 <= v <= 1.0 for v in fused)
+
+    def above(values: list[float], i: int, j: int) -> bool:
+        return values[i] > values[j] or (values[i] == values[j] and i < j)
+
+    for i in range(len(pairs)):
+        for j in range(len(pairs)):
+            if above(rerank, i, j) and above(first, i, j):
+                assert fused[i] >= fused[j], (pairs[i], pairs[j], fused[i], fused[j])
+
+
+@pytest.mark.parametrize(
+    ("values", "unit", "confidence_value"),
+    [
+        ([4.0, 2.0, 3.0], [1.0, 0.0, 0.5], 1.0),
+        ([7.0, 7.0], [0.5, 0.5], 0.0),
+        ([1.0, math.inf, -math.inf, math.nan, 0.0], [1.0, 1.0, 0.0, 0.0, 0.0], 1.0),
+        ([math.inf, math.inf], [1.0, 1.0], 0.0),
+        ([-1e308, 1e308, 0.0], [0.0, 1.0, 0.5], 1.0),
+        ([0.0, 5e-324], [0.0, 1.0], 1.0),
+    ],
+)
+def test_unit_scale_at_the_edges(values, unit, confidence_value) -> None:
+    scale = unit_scale(values)
+    assert [scale.unit(i) for i in range(len(values))] == unit
+    assert scale.confidence == confidence_value
+
+
+def test_subnormal_and_huge_spans_fuse_exactly() -> None:
+    fusion = AdaptiveFusion(alpha=0.5, detector=ANALYZER)
+    tiny = fusion.fuse([0.0, 5e-324, 0.0], [1e308, -1e308, 0.0], query="When?")
+    weight = tiny.details[0]["weight"]
+    assert tiny.values == pytest.approx([1 - weight, weight, (1 - weight) / 2])
+
+
+DOCS = [
+    "The cat sleeps on the sofa all day.",
+    "Dogs bark in the garden.",
+    "A cat and a dog share the garden.",
+    "Cars need fuel.",
+]
+FIRST = [0.2, 0.9, 0.5, 0.1]
+
+
+@pytest.mark.parametrize(
+    "fusion",
+    [AdaptiveFusion(detector=ANALYZER), WeightedFusion(alpha=0.7), ReciprocalRankFusion()],
+    ids=repr,
+)
+@pytest.mark.parametrize("query", ["where does the cat sleep", "Wo schläft die Katze?", "🙂"])
+def test_pipeline_scores_alike_with_or_without_explanations(fusion, query) -> None:
+    pipeline = Pipeline(BM25Reranker(), fusion=fusion)
+    plain = pipeline.score_candidates(query, DOCS, first_stage_scores=FIRST)
+    explained = pipeline.score_candidates(query, DOCS, first_stage_scores=FIRST, explain=True)
+    assert plain.raw == explained.raw == plain.relevance == explained.relevance
+    assert all(type(value) is float for value in plain.raw)
+    expected = fusion.fuse(BM25Reranker().score(query, DOCS).raw, FIRST, query=query).values
+    assert plain.raw == expected
+
+
+def test_pipeline_fuses_only_what_an_earlier_stage_kept() -> None:
+    bm25 = BM25Reranker()
+    fused = Pipeline(Cascade([bm25, bm25], keep=[2, 2]), fusion=AdaptiveFusion(detector=ANALYZER))
+    results = fused.rank("cat garden", DOCS, first_stage_scores=FIRST)
+    assert len(results) == 2
+    assert all(0.0 <= r.relevance_score <= 1.0 for r in results)
 
 
 def test_details_behave_as_a_sequence() -> None:

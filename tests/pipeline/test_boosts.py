@@ -98,6 +98,7 @@ def test_metadata_shape_is_checked(bm25: BM25Reranker, metadata, error, message)
     ("options", "message"),
     [
         ({"type": "popularity"}, "Unknown boost type 'popularity'; choose one of freshness, prior"),
+        ({"half_life_days": 7}, "Unknown boost type None; choose one of freshness, prior"),
         ({"type": "freshness", "half_life_days": 0}, "half_life_days must be a finite number > 0"),
         ({"type": "prior", "field": "level", "weights": {}}, "weights must map field values"),
         ({"type": "freshness", "decay": 2}, "Bad options for boost 'freshness'"),
@@ -110,4 +111,4 @@ def test_bad_boost_options(options, message) -> None:
 
 def test_a_pipeline_rejects_a_boost_given_as_a_dict() -> None:
     with pytest.raises(TypeError, match=r"boosts\[0\] is dict, not a boost.*from_config"):
-        Pipeline(BM25Reranker(language="en"), boosts=[{"kind": "prior", "field": "level"}])
+        Pipeline(BM25Reranker(language="en"), boosts=[{"type": "prior", "field": "level"}])

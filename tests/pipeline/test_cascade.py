@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from rerank_plus import (
     BM25Reranker,
@@ -9,6 +11,8 @@ from rerank_plus import (
     GapCutoff,
     Pipeline,
     PriorBoost,
+    Reranker,
+    Scores,
     TokenBudget,
     WeightedFusion,
 )
@@ -25,13 +29,31 @@ DOCS = [
 def test_cascade_keeps_the_counts_and_returns_the_last_stage_order(bm25: BM25Reranker) -> None:
     cascade = Cascade([bm25, BM25Reranker(k1=0.5, b=0.0)], keep=[3, 2])
     results = cascade.rank("marathon runners", DOCS)
-    survivors = {r.index for r in bm25.rank("marathon runners", DOCS, top_n=3)}
+    survivors = [r.index for r in bm25.rank("marathon runners", DOCS, top_n=3)]
     assert len(results) == 2
-    assert {r.index for r in results} <= survivors
-    second = BM25Reranker(k1=0.5, b=0.0).rank(
-        "marathon runners", [DOCS[i] for i in sorted(survivors)]
-    )
-    assert [r.index for r in results] == [sorted(survivors)[r.index] for r in second[:2]]
+    assert {r.index for r in results} <= set(survivors)
+    second = BM25Reranker(k1=0.5, b=0.0).rank("marathon runners", [DOCS[i] for i in survivors])
+    assert [r.index for r in results] == [survivors[r.index] for r in second[:2]]
+
+
+class KeepsGivenOrder(Reranker):
+    """Scores by position, best first: a listwise stage that finds nothing to change."""
+
+    def __init__(self) -> None:
+        self.seen: list[list[str]] = []
+
+    def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
+        self.seen.append(list(documents))
+        values = [1.0 - i / len(documents) for i in range(len(documents))]
+        return Scores(values, values)
+
+
+def test_a_later_stage_gets_the_survivors_best_first(bm25: BM25Reranker) -> None:
+    listwise = KeepsGivenOrder()
+    results = Cascade([bm25, listwise], keep=[3, None]).rank("marathon runners", DOCS)
+    first = [r.index for r in bm25.rank("marathon runners", DOCS, top_n=3)]
+    assert listwise.seen == [[DOCS[i] for i in first]]
+    assert [r.index for r in results] == first
 
 
 def test_every_stage_score_is_visible_in_the_explanation(bm25: BM25Reranker) -> None:
@@ -52,9 +74,9 @@ def test_rank_top_n_applies_after_the_cascade(bm25: BM25Reranker) -> None:
     assert Cascade([bm25], keep=[2]).rank("runners", []) == []
 
 
-def test_a_later_stage_breaks_ties_in_input_order() -> None:
+def test_final_ties_fall_back_to_input_order() -> None:
     # BM25 puts "dogs dogs dogs" first; with k1=0 term frequency no longer counts, so the
-    # second stage ties both survivors and must fall back to the caller's order.
+    # second stage ties both survivors, and the results list ties in the caller's order.
     docs = ["dogs", "dogs dogs dogs", "cats"]
     assert [r.index for r in BM25Reranker().rank("dogs", docs, top_n=2)] == [1, 0]
     cascade = Cascade([BM25Reranker(), BM25Reranker(k1=0.0)], keep=[2, None])

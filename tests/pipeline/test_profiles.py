@@ -174,6 +174,16 @@ def test_bad_configurations_list_what_is_valid(config, message) -> None:
         from_config(config)
 
 
+def test_a_kind_name_alone_is_that_kind_with_its_defaults() -> None:
+    assert isinstance(from_config({"reranker": "bm25"}).reranker, BM25Reranker)
+    cascade = from_config({"reranker": {"cascade": ["bm25", "bm25"], "keep": [5, None]}}).reranker
+    assert [type(stage) for stage in cascade.stages] == [BM25Reranker, BM25Reranker]
+    with pytest.raises(ValueError, match="Unknown rerank provider 'bm26'"):
+        from_config({"reranker": "bm26"})
+    with pytest.raises(TypeError, match='reranker must be a kind name such as "bm25"'):
+        from_config({"reranker": 3})
+
+
 def test_command_line_rank_with_a_profile(tmp_path, capsys) -> None:
     from rerank_plus.cli import main
 

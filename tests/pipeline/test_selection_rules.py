@@ -44,6 +44,15 @@ def test_ratio_cutoff_keeps_results_near_the_best() -> None:
     assert RatioCutoff(ratio=0.5).keep([0.8, 0.5, 0.39]) == 2
     assert RatioCutoff(ratio=0.9, min_keep=2).keep([0.8, 0.1]) == 2
     assert RatioCutoff().keep([0.0, 0.0]) == 2
+    assert RatioCutoff(ratio=0.5).keep([0.8, 0.7, 0.6, 0.1]) == 3
+    assert RatioCutoff(ratio=1.0).keep([0.8, 0.8, 0.79]) == 2
+    assert RatioCutoff(min_keep=3).keep([]) == 0
+
+
+def test_a_cutoff_without_a_method_is_the_gap_rule() -> None:
+    cutoff = build_cutoff({"min_gap": 0.3})
+    assert isinstance(cutoff, GapCutoff) and cutoff.min_gap == 0.3
+    assert isinstance(build_cutoff("ratio"), RatioCutoff)
 
 
 def test_cutoff_in_a_pipeline_is_explained(bm25: BM25Reranker) -> None:
@@ -60,6 +69,7 @@ def test_cutoff_in_a_pipeline_is_explained(bm25: BM25Reranker) -> None:
         ("cliff", "Unknown cutoff 'cliff'; choose one of gap, ratio"),
         ({"method": "gap", "min_gap": 2}, r"min_gap must be a number in \[0, 1\]"),
         ({"method": "ratio", "min_keep": 0}, "min_keep must be a positive int"),
+        ({"method": "ratio", "ratio": 1.5}, r"^ratio must be a number in \[0, 1\], got 1.5"),
         ({"method": "ratio", "gap": 0.1}, "Bad options for cutoff 'ratio'"),
     ],
 )

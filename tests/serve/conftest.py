@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from live_server import (
@@ -51,3 +53,18 @@ def live_server(models_config: Path) -> Iterator[LiveServer]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
+
+
+def _neural_conftest() -> ModuleType:
+    """tests/neural/conftest.py, loaded by path (``import conftest`` finds this file)."""
+    spec = importlib.util.spec_from_file_location(
+        "neural_conftest", ROOT / "tests" / "neural" / "conftest.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: The tiny cross-encoder the neural tests train locally, for the micro-batching tests.
+tiny_cross_encoder_path = _neural_conftest().tiny_cross_encoder_path

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import sys
+import threading
 from typing import Any
 
 from rerank_plus.errors import MissingExtraError
@@ -37,6 +38,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-documents", type=int, default=1000, help="per request")
     parser.add_argument("--max-body-bytes", type=int, default=10 * 1024 * 1024)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per request")
+    parser.add_argument(
+        "--batch-wait-ms",
+        type=float,
+        default=5.0,
+        help="how long a neural model gathers concurrent requests into one batch (default 5)",
+    )
+    parser.add_argument(
+        "--batch-size", type=int, default=32, help="most requests in one batch (default 32)"
+    )
+    parser.add_argument(
+        "--drain-seconds",
+        type=float,
+        default=0.0,
+        help="on SIGTERM, keep answering 503 this long (while a load balancer takes the server "
+        "out) before closing the listener; in-flight requests finish either way",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn's log level")
     parser.set_defaults(run=run)
 
@@ -71,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
         max_documents=args.max_documents,
         max_body_bytes=args.max_body_bytes,
         request_timeout=args.timeout,
+        batch_wait=args.batch_wait_ms / 1000,
+        batch_size=args.batch_size,
         api_keys=keys,
     )
     models = load_models(args.config)
@@ -79,11 +98,18 @@ def run(args: argparse.Namespace) -> int:
     service = app.state.service
 
     class DrainingServer(uvicorn.Server):
-        """On SIGINT/SIGTERM, answer new requests 503 while in-flight ones finish."""
+        """On SIGINT/SIGTERM, answer new requests 503 while in-flight ones finish; with
+        ``--drain-seconds``, stop listening only after that long (a second signal: at once)."""
 
         def handle_exit(self, sig: int, frame: Any) -> None:
+            if service.draining or args.drain_seconds <= 0:
+                service.draining = True
+                super().handle_exit(sig, frame)
+                return
             service.draining = True
-            super().handle_exit(sig, frame)
+            stop = threading.Timer(args.drain_seconds, super().handle_exit, (sig, frame))
+            stop.daemon = True
+            stop.start()
 
     config = uvicorn.Config(
         app,
@@ -92,5 +118,8 @@ def run(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         timeout_graceful_shutdown=30,
     )
-    DrainingServer(config).run()
+    try:
+        DrainingServer(config).run()  # after a graceful stop, uvicorn re-raises the signal
+    except KeyboardInterrupt:
+        return 130  # SIGINT's conventional status, without a traceback
     return 0

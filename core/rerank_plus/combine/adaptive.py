@@ -1,12 +1,16 @@
 """Adaptive fusion: the reranker's weight chosen per query from signals seen at rerank time.
 
 A fixed weight cannot know when the first stage is blind: an English embedding ranks a German
-or Greek query's candidates little better than chance, while on English queries it often beats
-a lexical reranker. Three signals, each cheap and each shown in the explanation, set ``alpha``
-(the weight of the reranker) in the min-max weighted sum of :class:`WeightedFusion`:
+query's candidates worse than a lexical reranker, and a Greek or Thai query's little better
+than chance, while on English queries it often beats the reranker. Three signals, each cheap
+and each shown in the explanation, set ``alpha`` (the weight of the reranker) in the min-max
+weighted sum of :class:`WeightedFusion`:
 
-1. **Does the first stage read the query's language?** (:mod:`.query_language`) Yes:
-   ``alpha``; no: ``unread_alpha``; cannot tell: ``unknown_alpha``.
+1. **Does the first stage read the query?** (:mod:`.query_language`) Its language: ``alpha``.
+   Another language in a script it reads (German for an English model, which still shares
+   names, numbers and cognates with it): ``unread_alpha``. A script it does not read (Greek,
+   Arabic, Chinese, Thai for an English model: almost no shared tokens): ``unread_script_alpha``.
+   Cannot tell: ``unknown_alpha``.
 2. **Which list is more confident?** Each list's confidence is the share of its range between
    its best score and its 10th best: a best candidate that stands out of a flat list is a sure
    pick, a flat top is not (score-distribution and query-performance-prediction work:
@@ -27,12 +31,15 @@ from typing import Any, overload
 import numpy as np
 
 from rerank_plus.combine.fusion import Fused, check_aligned, check_weight
-from rerank_plus.combine.query_language import Detects, reads_query
+from rerank_plus.combine.query_language import Detects, reads_query, reads_script
+from rerank_plus.combine.scale import UnitScale, unit_scale
 
 #: The first stage the adaptive fusion assumes: an English-only embedding, the common case.
 ENGLISH_ONLY: tuple[str, ...] = ("en",)
-#: How deep "the top" is for the confidence signal.
-TOP = 10
+#: Spans whose reciprocal times a weight stays a normal float; others take the slow, exact path.
+_SAFE_SPAN = (1e-290, 1e290)
+#: Queries whose reading (language, script) each fusion remembers; then it starts over.
+_REMEMBERED_QUERIES = 4096
 
 
 def confidence(values: Sequence[float] | np.ndarray) -> float:
@@ -41,36 +48,7 @@ def confidence(values: Sequence[float] | np.ndarray) -> float:
     >>> confidence([10.0, 1.0, 0.0]), confidence([1.0, 1.0])
     (1.0, 0.0)
     """
-    unit, spread = _unit(np.asarray(values, dtype=float))
-    return _top_share(unit, spread)
-
-
-def _unit(scores: np.ndarray) -> tuple[np.ndarray, bool]:
-    """Min-max to [0, 1] as :func:`rerank_plus.combine.normalize.min_max` (constant -> 0.5),
-    and whether the scores spread at all."""
-    if not scores.size:
-        return scores, False
-    if not np.isfinite(scores).all():  # +inf ranks first (1), -inf last (0)
-        finite = np.isfinite(scores)
-        unit, spread = (
-            _unit(np.where(finite, scores, scores[finite].min()))
-            if finite.any()
-            else (scores, False)
-        )
-        unit = np.where(finite, unit, (scores > 0).astype(float))
-        return unit, spread or bool(unit.max() > unit.min())
-    low, high = scores.min(), scores.max()
-    if not high > low:
-        return np.full(scores.shape, 0.5), False
-    return (scores - low) / (high - low), True  # in [0, 1]: rounding is monotonic
-
-
-def _top_share(unit: np.ndarray, spread: bool) -> float:
-    if not spread:
-        return 0.0
-    if unit.size <= TOP:
-        return 1.0
-    return 1.0 - float(-np.partition(-unit, TOP - 1)[TOP - 1])
+    return unit_scale(values).confidence
 
 
 class _Details(Sequence[dict[str, Any]]):
@@ -81,14 +59,14 @@ class _Details(Sequence[dict[str, Any]]):
         fusion: AdaptiveFusion,
         signals: Signals,
         weight: float,
-        own: np.ndarray,
-        other: np.ndarray,
+        own: UnitScale,
+        other: UnitScale,
     ) -> None:
         self._fusion, self._signals, self._weight = fusion, signals, weight
         self._own, self._other = own, other
 
     def __len__(self) -> int:
-        return len(self._own)
+        return len(self._own.values)
 
     @overload
     def __getitem__(self, index: int) -> dict[str, Any]: ...
@@ -97,13 +75,28 @@ class _Details(Sequence[dict[str, Any]]):
     def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
         if isinstance(index, slice):
             return [self[i] for i in range(len(self))[index]]
+        position = range(len(self))[index]  # IndexError as a list's; negative counts back
         return {
             **self._fusion.settings(),
             "signals": asdict(self._signals),
             "weight": self._weight,
-            "rerank_normalized": float(self._own[index]),
-            "first_stage_normalized": float(self._other[index]),
+            "rerank_normalized": self._own.unit(position),
+            "first_stage_normalized": self._other.unit(position),
         }
+
+
+def _weighted_sum(weight: float, own: UnitScale, other: UnitScale) -> list[float]:
+    """``weight * unit(own) + (1 - weight) * unit(other)`` per candidate, in one pass."""
+    if not (_SAFE_SPAN[0] < min(own.span, other.span) <= max(own.span, other.span) < _SAFE_SPAN[1]):
+        # weight / span would overflow or lose bits as a subnormal: divide each value instead
+        return [
+            weight * own.unit(i) + (1.0 - weight) * other.unit(i) for i in range(len(own.values))
+        ]
+    a, b = weight / own.span, (1.0 - weight) / other.span
+    low_a, low_b = own.low, other.low
+    return [
+        a * (x - low_a) + b * (y - low_b) for x, y in zip(own.values, other.values, strict=True)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +108,8 @@ class Signals:
     rerank_confidence: float
     first_stage_confidence: float
     rerank_found_anything: bool
+    #: Whether the query's script is one the first stage reads (None: cannot tell).
+    first_stage_reads_script: bool | None = None
 
 
 @cache
@@ -129,29 +124,36 @@ class AdaptiveFusion:
 
     Args:
         alpha: weight of the reranker when the first stage reads the query's language.
-        unread_alpha: weight when it does not (its scores are then mostly noise).
+        unread_alpha: weight when it does not, but reads the query's script (German for an
+            English model: its scores are weaker than the reranker's, not noise).
+        unread_script_alpha: weight when the query is in a script the first stage does not
+            read (Greek for an English model: its scores are then mostly noise).
         unknown_alpha: weight when the language cannot be told (no query, no letters).
         confidence_weight: how far the two lists' confidence gap moves the weight.
         first_stage_languages: ISO 639-1 codes the first stage's model reads.
         detector: detects the query's language; the reranker's analyzer shares its cache.
 
     >>> fusion = AdaptiveFusion()
-    >>> fusion.weight(Signals("de", False, 0.5, 0.5, True))
-    0.8
+    >>> fusion.weight(Signals("de", False, 0.5, 0.5, True, first_stage_reads_script=True))
+    0.65
+    >>> fusion.weight(Signals("greek", False, 0.5, 0.5, True, first_stage_reads_script=False))
+    0.85
     """
 
     def __init__(
         self,
         alpha: float = 0.35,
-        unread_alpha: float = 0.8,
+        unread_alpha: float = 0.65,
         unknown_alpha: float = 0.65,
         confidence_weight: float = 0.2,
+        unread_script_alpha: float = 0.85,
         *,
         first_stage_languages: Collection[str] = ENGLISH_ONLY,
         detector: Detects | None = None,
     ) -> None:
         self.alpha = check_weight("alpha", alpha)
         self.unread_alpha = check_weight("unread_alpha", unread_alpha)
+        self.unread_script_alpha = check_weight("unread_script_alpha", unread_script_alpha)
         self.unknown_alpha = check_weight("unknown_alpha", unknown_alpha)
         self.confidence_weight = check_weight("confidence_weight", confidence_weight)
         if isinstance(first_stage_languages, str) or not all(
@@ -163,6 +165,7 @@ class AdaptiveFusion:
             )
         self.first_stage_languages = frozenset(code.lower() for code in first_stage_languages)
         self.detector = detector
+        self._readings: dict[str, tuple[str | None, bool | None, bool | None]] = {}
 
     def signals(
         self,
@@ -171,36 +174,45 @@ class AdaptiveFusion:
         query: str | None,
     ) -> Signals:
         """What this fusion reads for one query (see the module's docstring)."""
-        own, own_spread = _unit(np.asarray(rerank, dtype=float))
-        other, other_spread = _unit(np.asarray(first_stage, dtype=float))
-        return self._signals(own, own_spread, other, other_spread, query)
+        return self._signals(unit_scale(rerank), unit_scale(first_stage), query)
 
-    def _signals(
-        self,
-        own: np.ndarray,
-        own_spread: bool,
-        other: np.ndarray,
-        other_spread: bool,
-        query: str | None,
-    ) -> Signals:
-        language, reads = (None, None)
-        if query is not None:
-            detector = self.detector if self.detector is not None else _shared_detector()
-            language, reads = reads_query(query, self.first_stage_languages, detector)
+    def _signals(self, own: UnitScale, other: UnitScale, query: str | None) -> Signals:
+        language, reads, script = (None, None, None) if query is None else self._reading(query)
         return Signals(
             query_language=language,
             first_stage_reads_query=reads,
-            rerank_confidence=_top_share(own, own_spread),
-            first_stage_confidence=_top_share(other, other_spread),
-            rerank_found_anything=own_spread,
+            rerank_confidence=own.confidence,
+            first_stage_confidence=other.confidence,
+            rerank_found_anything=own.spread,
+            first_stage_reads_script=script,
         )
+
+    def _reading(self, query: str) -> tuple[str | None, bool | None, bool | None]:
+        """(language, read?, script read?) for ``query``, remembered: the answer for one query
+        never changes, and asking the detector again costs more than the rest of the fusion."""
+        reading = self._readings.get(query)
+        if reading is None:
+            detector = self.detector if self.detector is not None else _shared_detector()
+            language, reads = reads_query(query, self.first_stage_languages, detector)
+            reading = (language, reads, reads_script(query, self.first_stage_languages))
+            if len(self._readings) >= _REMEMBERED_QUERIES:
+                self._readings.clear()
+            self._readings[query] = reading
+        return reading
 
     def weight(self, signals: Signals) -> float:
         """The reranker's weight for a query with these signals, in [0, 1]."""
         if not signals.rerank_found_anything:
             return 0.0
         reads = signals.first_stage_reads_query
-        base = self.unknown_alpha if reads is None else self.alpha if reads else self.unread_alpha
+        if reads is None:
+            base = self.unknown_alpha
+        elif reads:
+            base = self.alpha
+        elif signals.first_stage_reads_script is False:
+            base = self.unread_script_alpha
+        else:
+            base = self.unread_alpha
         gap = signals.rerank_confidence - signals.first_stage_confidence
         return round(min(1.0, max(0.0, base + self.confidence_weight * gap)), 6)
 
@@ -208,13 +220,14 @@ class AdaptiveFusion:
         self, rerank: Sequence[float], first_stage: Sequence[float], *, query: str | None = None
     ) -> Fused:
         check_aligned(rerank, first_stage)
-        if not rerank:
+        if len(rerank) == 0:
             return Fused([], [])
-        own, own_spread = _unit(np.asarray(rerank, dtype=float))
-        other, other_spread = _unit(np.asarray(first_stage, dtype=float))
-        signals = self._signals(own, own_spread, other, other_spread, query)
+        own, other = unit_scale(rerank), unit_scale(first_stage)
+        signals = self._signals(own, other, query)
         weight = self.weight(signals)
-        values = np.minimum(weight * own + (1.0 - weight) * other, 1.0).tolist()
+        values = _weighted_sum(weight, own, other)
+        if max(values) > 1.0:  # a rounding step above 1 at most
+            values = [min(1.0, value) for value in values]
         return Fused(values, _Details(self, signals, weight, own, other))
 
     def settings(self) -> dict[str, Any]:
@@ -223,6 +236,7 @@ class AdaptiveFusion:
             "method": "adaptive",
             "alpha": self.alpha,
             "unread_alpha": self.unread_alpha,
+            "unread_script_alpha": self.unread_script_alpha,
             "unknown_alpha": self.unknown_alpha,
             "confidence_weight": self.confidence_weight,
             "first_stage_languages": sorted(self.first_stage_languages),

@@ -63,6 +63,19 @@ def _scripts(languages: frozenset[str]) -> frozenset[str]:
     return frozenset(LANGUAGE_SCRIPTS.get(code, "LATIN") for code in languages)
 
 
+def reads_script(query: str, languages: Collection[str]) -> bool | None:
+    """Whether the query is written in a script of ``languages``; None without letters.
+
+    A model of Latin-script languages still shares names, numbers and cognates with a German
+    query, but not a single word with a Greek or Thai one: the two cases weigh differently.
+
+    >>> reads_script("Πότε;", ("en",)), reads_script("Wann?", ("en",)), reads_script("42", ("en",))
+    (False, True, None)
+    """
+    script = dominant_script(query)
+    return None if script is None else script in _scripts(frozenset(languages))
+
+
 def reads_query(
     query: str, languages: Collection[str], detector: Detects | None
 ) -> tuple[str | None, bool | None]:

@@ -35,8 +35,11 @@ class Cascade(Reranker):
     ``rank(..., explain=True)`` each result says, for every stage it went through, its score,
     relevance and rank there (and that stage's own explanation).
 
-    The first stage's scores (``first_stage_scores``) and ``metadata`` reach every stage,
-    restricted to its survivors, so a :class:`~rerank_plus.Pipeline` may be a stage.
+    Each stage gets the survivors of the one before in that stage's order, best first (what a
+    listwise LLM stage expects). The first stage's scores (``first_stage_scores``) and
+    ``metadata`` reach every stage, restricted to its survivors, so a
+    :class:`~rerank_plus.Pipeline` may be a stage. The final results break ties in the caller's
+    order, as every reranker does.
 
     >>> from rerank_plus import BM25Reranker
     >>> docs = ["cats purr", "dogs bark loudly", "dogs bark", "birds sing"]
@@ -111,8 +114,9 @@ class Cascade(Reranker):
                 len(survivors),
                 1000 * (time.perf_counter() - started),
             )
-            # input order, so that the next stage breaks its ties as the caller's list does
-            ids = sorted(ids[result.index] for result in survivors)
+            # best first, as a chain of postprocessors hands them on: a listwise stage (RankGPT)
+            # reads its input order as the prior ranking, and ties fall to the earlier stage
+            ids = [ids[result.index] for result in survivors]
         kept = [False] * n
         for i in ids:
             kept[i] = True

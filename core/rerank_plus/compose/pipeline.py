@@ -91,28 +91,23 @@ class Pipeline(Reranker):
         base = self.reranker.score_candidates(query, documents, **context)
         explain = context.get("explain", False)
         first_stage_scores = context.get("first_stage_scores")
-        metadata = context.get("metadata")
+        fusion = self.fusion
+        if (
+            fusion is not None
+            and first_stage_scores is not None
+            and not explain
+            and not self.boosts
+            and base.kept is None
+        ):  # the common case, kept lean: fusion is most of what a pipeline adds to a rerank
+            values = fusion.fuse(base.raw, first_stage_scores, query=query).values
+            return Scores(values, list(values))
         n = len(documents)
         alive = [i for i in range(n) if base.kept is None or base.kept[i]]
         relevance = [float(v) for v in base.relevance]
         raw = [float(v) for v in base.raw]
-        notes: list[dict[str, Any]] = (
-            [
-                {
-                    "reranker": {
-                        "name": type(self.reranker).__name__,
-                        "score": raw[i],
-                        "relevance_score": relevance[i],
-                        **(dict(base.explanations[i]) if base.explanations is not None else {}),
-                    }
-                }
-                for i in range(n)
-            ]
-            if explain
-            else []
-        )
-        if self.fusion is not None and first_stage_scores is not None and alive:
-            fused = self.fusion.fuse(
+        notes = self._reranker_notes(base, raw, relevance) if explain else []
+        if fusion is not None and first_stage_scores is not None and alive:
+            fused = fusion.fuse(
                 [raw[i] for i in alive], [first_stage_scores[i] for i in alive], query=query
             )
             for position, i in enumerate(alive):
@@ -127,6 +122,7 @@ class Pipeline(Reranker):
             for note in notes:
                 note["fusion"] = {"skipped": "no first_stage_scores were given"}
         if self.boosts:
+            metadata = context.get("metadata")
             items: Sequence[Mapping[str, Any]] = metadata if metadata is not None else [{}] * n
             for i in alive:
                 product = 1.0
@@ -140,6 +136,22 @@ class Pipeline(Reranker):
                 if explain:
                     notes[i]["boosts"] = applied
         return Scores(raw, relevance, notes if explain else None, base.kept)
+
+    def _reranker_notes(
+        self, base: Scores, raw: list[float], relevance: list[float]
+    ) -> list[dict[str, Any]]:
+        """Each candidate's explanation starts with the base reranker's own."""
+        return [
+            {
+                "reranker": {
+                    "name": type(self.reranker).__name__,
+                    "score": raw[i],
+                    "relevance_score": relevance[i],
+                    **(dict(base.explanations[i]) if base.explanations is not None else {}),
+                }
+            }
+            for i in range(len(raw))
+        ]
 
     def select(self, ordered: list[RankedResult], request: RankRequest) -> list[RankedResult]:
         """Threshold, cutoff, diversity, top-n, then the token budget; ``top_n`` and

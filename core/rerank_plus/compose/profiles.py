@@ -58,7 +58,12 @@ PROFILES: dict[str, dict[str, Any]] = {
     # Precise questions: lexical precision, raw passages, stop where relevance drops.
     "detail": {
         "reranker": {"provider": "bm25"},
-        "fusion": {**DEFAULT_FUSION, "alpha": 0.9, "unread_alpha": 0.95},
+        "fusion": {
+            **DEFAULT_FUSION,
+            "alpha": 0.9,
+            "unread_alpha": 0.95,
+            "unread_script_alpha": 0.95,
+        },
         "boosts": [
             {"type": "prior", "field": "level", "weights": {"L1": 1.2, "L2": 1.0, "L3": 0.9}}
         ],
@@ -96,7 +101,15 @@ def _check_keys(where: str, given: Mapping[str, Any], valid: tuple[str, ...]) ->
         )
 
 
-def _provider(options: Mapping[str, Any]) -> Reranker:
+def _provider(options: Mapping[str, Any] | str) -> Reranker:
+    """A reranker from its options; a bare kind name (``"bm25"``) means its defaults."""
+    if isinstance(options, str):
+        options = {"provider": options}
+    if not isinstance(options, Mapping):
+        raise TypeError(
+            'reranker must be a kind name such as "bm25" or a mapping such as '
+            f'{{"provider": "cross-encoder", "model": "..."}}, got {type(options).__name__}.'
+        )
     settings = dict(options)
     if "cascade" in settings:
         from rerank_plus.compose.cascade import Cascade

@@ -147,6 +147,7 @@ def _weights(
         unread_alpha=point["unread_alpha"],
         unknown_alpha=start.unknown_alpha,
         confidence_weight=point["confidence_weight"],
+        unread_script_alpha=start.unread_script_alpha,
         first_stage_languages=start.first_stage_languages,
     )
     return np.array([fusion.weight(s) for s in signals])

@@ -110,8 +110,8 @@ class BM25Reranker(Reranker):
         language: str | None = None,
         analyzer: Analyzer | None = None,
     ) -> None:
-        if not (isinstance(k1, (int, float)) and k1 >= 0):
-            raise ValueError(f"k1 must be a number >= 0, got {k1!r}.")
+        if not (isinstance(k1, (int, float)) and math.isfinite(k1) and k1 >= 0):
+            raise ValueError(f"k1 must be a finite number >= 0, got {k1!r}.")
         if not (isinstance(b, (int, float)) and 0 <= b <= 1):
             raise ValueError(f"b must be a number in [0, 1], got {b!r}.")
         self.k1 = float(k1)

@@ -7,24 +7,26 @@ never touches another.
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import re
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
+import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rerank_plus.errors import RerankPlusError
-from rerank_plus.reranker import Reranker
+from rerank_plus.reranker import RankInput, Reranker
 from rerank_plus.results import RankedResult
-from rerank_plus.serve.auth import bearer_token, is_authorized
+from rerank_plus.serve.batching import MicroBatcher, shares_batches
+from rerank_plus.serve.guard import Guard
 from rerank_plus.serve.limits import BodyLimit
 from rerank_plus.serve.metrics import MetricsMiddleware, ServerMetrics
 from rerank_plus.serve.schemas import (
@@ -36,7 +38,11 @@ from rerank_plus.serve.schemas import (
 )
 from rerank_plus.serve.settings import ServeSettings
 
+BodyModel = TypeVar("BodyModel", bound=BaseModel)
+
 _TOKEN = re.compile(r"\S+")
+_NOT_JSON = "Send the body as JSON with 'Content-Type: application/json'."
+_ORJSON_OPTIONS = orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody} for status in (400, 401, 404, 413, 415, 422, 502, 503, 504)
 }
@@ -66,7 +72,8 @@ def truncate_tokens(text: str, max_tokens: int | None) -> str:
 
 
 class RerankService:
-    """Checks a request against the settings, finds its model, ranks in a worker thread."""
+    """Checks a request against the settings, finds its model, ranks in a worker thread
+    (micro-batched with its neighbours where the model shares batches)."""
 
     def __init__(
         self, models: Mapping[str, Reranker], settings: ServeSettings, metrics: ServerMetrics
@@ -80,6 +87,18 @@ class RerankService:
         self.draining = False
         # Scoring holds the GIL; more threads than cores only add switching and contention.
         self.scoring = anyio.CapacityLimiter(settings.scoring_threads)
+        # Neural models wait up to batch_wait for neighbours. The others only take the requests
+        # that arrived in the same event-loop turn: no added wait, one thread hand-off for many.
+        self.batchers = {
+            name: MicroBatcher(
+                reranker,
+                wait=settings.batch_wait if shares_batches(reranker) else 0.0,
+                max_size=settings.batch_size,
+                limiter=self.scoring,
+                on_batch=metrics.batch_size.labels(name).observe,
+            )
+            for name, reranker in self.models.items()
+        }
 
     def model(self, name: str | None) -> tuple[str, Reranker]:
         key = name or self.default
@@ -104,28 +123,33 @@ class RerankService:
                 "Send a first stage's top candidates, or start the server with a higher "
                 "--max-documents.",
             )
-        for position, text in enumerate(texts):
-            if len(text) > limits.max_document_chars:
-                raise ApiError(
-                    400,
-                    f"documents[{position}] has {len(text)} characters; the limit is "
-                    f"{limits.max_document_chars}. Truncate it, or set max_tokens_per_doc.",
-                )
+        longest = max(map(len, texts), default=0)
+        if longest > limits.max_document_chars:
+            position = next(i for i, text in enumerate(texts) if len(text) == longest)
+            raise ApiError(
+                400,
+                f"documents[{position}] has {longest} characters; the limit is "
+                f"{limits.max_document_chars}. Truncate it, or set max_tokens_per_doc.",
+            )
 
     async def rank(
-        self, name: str | None, query: str, texts: list[str], **options: Any
+        self,
+        name: str | None,
+        query: str,
+        texts: list[str],
+        top_n: int | None = None,
+        *,
+        explain: bool = False,
+        first_stage_scores: Sequence[float] | None = None,
+        metadata: Sequence[Mapping[str, Any]] | None = None,
     ) -> tuple[str, list[RankedResult]]:
-        key, reranker = self.model(name)
+        key, _ = self.model(name)
         self.check(query, texts)
+        item = RankInput(query, texts, first_stage_scores, metadata)
         try:
-            results = await asyncio.wait_for(
-                anyio.to_thread.run_sync(
-                    functools.partial(reranker.rank, query, texts, **options),
-                    limiter=self.scoring,
-                ),
-                timeout=self.settings.request_timeout,
-            )
-        except asyncio.TimeoutError as error:
+            with anyio.fail_after(self.settings.request_timeout):
+                results = await self.batchers[key].rank(item, top_n, explain=explain)
+        except TimeoutError as error:
             raise ApiError(
                 504,
                 f"Ranking took longer than {self.settings.request_timeout} s; send fewer "
@@ -141,6 +165,65 @@ class RerankService:
 
 def _document_texts(request: CohereRerankRequest) -> list[str]:
     return [d if isinstance(d, str) else d.text for d in request.documents]
+
+
+def _plain(value: Any) -> Any:
+    """What orjson cannot write itself: read-only mappings in explanations."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def _json(payload: Any) -> Response:
+    # orjson: several times faster than json.dumps, and NaN becomes null, never invalid JSON.
+    body = orjson.dumps(payload, default=_plain, option=_ORJSON_OPTIONS)
+    return Response(body, media_type="application/json")
+
+
+def _problem(errors: Sequence[Mapping[str, Any]]) -> ApiError:
+    """What a client gets for a body that does not validate: malformed JSON or wrong fields."""
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return ApiError(400, "The body is not valid JSON; send a JSON object.")
+    where = "; ".join(
+        f"{'.'.join(str(part) for part in e.get('loc', ())) or 'body'}: {e.get('msg')}"
+        for e in errors[:5]
+    )
+    return ApiError(422, f"The request does not match the API: {where}.")
+
+
+async def parse_body(request: Request, model: type[BodyModel]) -> BodyModel:
+    """The body as ``model``, parsed and validated in one pass over the bytes (pydantic's
+    ``model_validate_json``), not ``json.loads`` then validation of the Python objects."""
+    content_type = request.headers.get("content-type")
+    if content_type is not None and "json" not in content_type:
+        raise ApiError(415, _NOT_JSON)
+    body = await request.body()
+    try:
+        return model.model_validate_json(body)
+    except ValidationError as error:
+        if content_type is None:  # JSON is tried without a content type, and refused as such
+            raise ApiError(415, _NOT_JSON) from error
+        raise _problem(error.errors()) from error
+
+
+def _request_body(model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAPI request body of an endpoint that parses ``model`` itself."""
+    schema = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+def _add_limits(components: dict[str, Any], settings: ServeSettings) -> None:
+    """The server's limits in its schema, so clients (and fuzzers) see them before sending."""
+    text = {"maxLength": settings.max_document_chars}
+    components["TextDocument"]["properties"]["text"].update(text)
+    for name, field in (("CohereRerankRequest", "documents"), ("TeiRerankRequest", "texts")):
+        properties = components[name]["properties"]
+        properties["query"].update(pattern=r"\S", maxLength=settings.max_query_chars)
+        properties[field]["maxItems"] = settings.max_documents
+        items = properties[field]["items"]
+        for option in items.get("anyOf", [items]):
+            if option.get("type") == "string":
+                option.update(text)
 
 
 def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = None) -> FastAPI:
@@ -162,43 +245,25 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = error.errors()
-        if "json" not in request.headers.get("content-type", ""):
-            return _error(415, "Send the body as JSON with 'Content-Type: application/json'.")
-        if any(p.get("type") == "json_invalid" for p in problems):
-            return _error(400, "The body is not valid JSON; send a JSON object.")
-        where = "; ".join(
-            f"{'.'.join(str(part) for part in p.get('loc', ())[1:]) or 'body'}: {p.get('msg')}"
-            for p in problems[:5]
-        )
-        return _error(422, f"The request does not match the API: {where}.")
+        problem = _problem([{**e, "loc": e.get("loc", ())[1:]} for e in error.errors()])
+        return _error(problem.status, problem.message)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
-        return _error(error.status_code, str(error.detail))
+        # Keep the exception's headers: a 405 must say which methods are allowed (RFC 9110).
+        return _error(error.status_code, str(error.detail), **(error.headers or {}))
 
-    @app.middleware("http")
-    async def guard(request: Request, call_next: Any) -> Response:
-        if service.draining:
-            return _error(503, "The server is shutting down; retry on another instance.")
-        if request.url.path in ("/health", "/metrics"):
-            return await call_next(request)
-        if not is_authorized(bearer_token(request.headers.get("authorization")), settings.api_keys):
-            return _error(
-                401,
-                "Missing or wrong API key; send 'Authorization: Bearer <key>'.",
-                **{"WWW-Authenticate": "Bearer"},
-            )
-        return await call_next(request)
-
-    async def cohere(request: CohereRerankRequest, version: str) -> dict[str, Any]:
+    async def cohere(http: Request, version: str) -> Response:
+        request = await parse_body(http, CohereRerankRequest)
         texts = _document_texts(request)
-        scored = [truncate_tokens(t, request.max_tokens_per_doc) for t in texts]
+        scored = texts
+        if request.max_tokens_per_doc is not None:
+            scored = [truncate_tokens(t, request.max_tokens_per_doc) for t in texts]
         name, results = await service.rank(
             request.model,
             request.query,
             scored,
-            top_n=request.top_n,
+            request.top_n,
             explain=request.explain,
             first_stage_scores=request.first_stage_scores,
             metadata=request.metadata,
@@ -212,38 +277,48 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
             if request.return_documents:
                 item["document"] = {"text": texts[result.index]}
             if result.explanation is not None:
-                item["explanation"] = dict(result.explanation)
+                item["explanation"] = result.explanation
             out.append(item)
-        return {
-            "id": str(uuid.uuid4()),
-            "results": out,
-            "meta": {"api_version": {"version": version}},
-            "model": name,
-        }
+        return _json(
+            {
+                "id": str(uuid.uuid4()),
+                "results": out,
+                "meta": {"api_version": {"version": version}},
+                "model": name,
+            }
+        )
 
     @app.post(
         "/v1/rerank",
         response_model=None,
         responses={200: {"model": CohereRerankResponse}, **_ERRORS},
+        openapi_extra=_request_body(CohereRerankRequest),
     )
-    async def rerank_v1(request: CohereRerankRequest) -> JSONResponse:
+    async def rerank_v1(request: Request) -> Response:
         """Cohere v1 (documents as strings or ``{"text": ...}`` objects), also Jina's shape."""
-        return JSONResponse(await cohere(request, "1"))
+        return await cohere(request, "1")
 
     @app.post(
         "/v2/rerank",
         response_model=None,
         responses={200: {"model": CohereRerankResponse}, **_ERRORS},
+        openapi_extra=_request_body(CohereRerankRequest),
     )
-    async def rerank_v2(request: CohereRerankRequest) -> JSONResponse:
+    async def rerank_v2(request: Request) -> Response:
         """Cohere v2: ``results`` of ``index`` and ``relevance_score``, best first."""
-        return JSONResponse(await cohere(request, "2"))
+        return await cohere(request, "2")
 
-    @app.post("/rerank", response_model=None, responses={200: {"model": list[TeiRank]}, **_ERRORS})
-    async def rerank_tei(request: TeiRerankRequest) -> JSONResponse:
+    @app.post(
+        "/rerank",
+        response_model=None,
+        responses={200: {"model": list[TeiRank]}, **_ERRORS},
+        openapi_extra=_request_body(TeiRerankRequest),
+    )
+    async def rerank_tei(http: Request) -> Response:
         """Text-embeddings-inference: every text's ``score``, best first."""
+        request = await parse_body(http, TeiRerankRequest)
         _, results = await service.rank(
-            request.model, request.query, list(request.texts), explain=request.explain
+            request.model, request.query, request.texts, explain=request.explain
         )
         out = []
         for result in results:
@@ -252,21 +327,48 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
             if request.return_text:
                 item["text"] = request.texts[result.index]
             if result.explanation is not None:
-                item["explanation"] = dict(result.explanation)
+                item["explanation"] = result.explanation
             out.append(item)
-        return JSONResponse(out)
+        return _json(out)
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
         """Liveness and the models on offer."""
         return {"status": "ok", "models": list(service.models)}
 
-    @app.get("/metrics")
+    @app.get("/metrics", response_class=PlainTextResponse)
     async def prometheus() -> Response:
-        """Prometheus text format: requests, errors by status, latency, documents."""
+        """Prometheus text format: requests, errors by status, latency, documents, batches."""
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
+    def openapi() -> dict[str, Any]:
+        """FastAPI's schema, plus the request bodies the endpoints parse themselves."""
+        if app.openapi_schema is None:
+            schema = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
+            )
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            for model in (CohereRerankRequest, TeiRerankRequest):
+                found = model.model_json_schema(ref_template="#/components/schemas/{model}")
+                components.update(found.pop("$defs", {}))
+                components[model.__name__] = found
+            _add_limits(components, settings)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     paths = frozenset(("/v1/rerank", "/v2/rerank", "/rerank", "/health", "/metrics"))
+    # Added innermost first: metrics see every answer (413s, 401s, 503s included), and the
+    # key is checked before the body is read.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(MetricsMiddleware, metrics=metrics, paths=paths)  # outermost: counts 413s
+    app.add_middleware(
+        Guard,
+        draining=lambda: service.draining,
+        keys=settings.api_keys,
+        open_paths=frozenset(("/health", "/metrics")),
+    )
+    app.add_middleware(MetricsMiddleware, metrics=metrics, paths=paths)
     return app

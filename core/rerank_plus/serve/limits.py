@@ -14,7 +14,10 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-async def send_json_error(send: Send, status: int, message: str) -> None:
+async def send_json_error(
+    send: Send, status: int, message: str, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    """Answer ``{"message": message}`` with ``status`` straight from an ASGI middleware."""
     body = json.dumps({"message": message}).encode()
     await send(
         {
@@ -23,6 +26,7 @@ async def send_json_error(send: Send, status: int, message: str) -> None:
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", b"%d" % len(body)),
+                *(headers or []),
             ],
         }
     )

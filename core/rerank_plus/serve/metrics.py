@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 from rerank_plus.serve.limits import ASGIApp, Message, Receive, Scope, Send
 
@@ -18,6 +18,12 @@ class ServerMetrics:
             "rerank_plus_requests",
             "HTTP requests by path and status.",
             ["path", "status"],
+            registry=self.registry,
+        )
+        self.in_flight = Gauge(
+            "rerank_plus_requests_in_flight",
+            "Requests received and not yet answered, by path.",
+            ["path"],
             registry=self.registry,
         )
         self.errors = Counter(
@@ -38,6 +44,13 @@ class ServerMetrics:
             "Documents reranked, by model.",
             ["model"],
             registry=self.registry,
+        )
+        self.batch_size = Histogram(
+            "rerank_plus_batch_requests",
+            "Requests ranked together in one micro-batch, by model.",
+            ["model"],
+            registry=self.registry,
+            buckets=(1, 2, 4, 8, 16, 32, 64, 128),
         )
 
 
@@ -63,9 +76,12 @@ class MetricsMiddleware:
                 status = message["status"]
             await send(message)
 
+        in_flight = self.metrics.in_flight.labels(path)
+        in_flight.inc()
         try:
             await self.app(scope, receive, record)
         finally:
+            in_flight.dec()
             self.metrics.latency.labels(path).observe(time.perf_counter() - started)
             self.metrics.requests.labels(path, str(status)).inc()
             if status >= 400:

@@ -11,31 +11,39 @@ Fields marked "extension" are rerank-plus's own; clients that do not know them i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+
+def _whole_float_as_int(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+#: A count of at least 1. JSON Schema's "integer" counts 3.0 as one, which strict validation
+#: alone would refuse.
+Count = Annotated[int, Field(ge=1), BeforeValidator(_whole_float_as_int)]
 
 
 class TextDocument(BaseModel):
     """A document as an object (Cohere v1, Jina): its ``text``; other fields are ignored."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
     text: str
 
 
 class CohereRerankRequest(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", strict=True)
 
     model: str | None = Field(
         None, description="A configured reranker or profile; default: the first."
     )
     query: str
     documents: list[str | TextDocument]
-    top_n: int | None = Field(None, ge=1, description="Keep at most this many results.")
+    top_n: Count | None = Field(None, description="Keep at most this many results.")
     return_documents: bool = Field(False, description="Echo each kept document's text.")
-    max_tokens_per_doc: int | None = Field(
+    max_tokens_per_doc: Count | None = Field(
         None,
-        ge=1,
         description="Score only the first N whitespace-separated tokens of each document.",
     )
     explain: bool = Field(False, description="Extension: say where each score came from.")
@@ -61,7 +69,7 @@ class CohereRerankResponse(BaseModel):
 
 
 class TeiRerankRequest(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", strict=True)
 
     query: str
     texts: list[str]

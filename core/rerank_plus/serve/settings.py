@@ -14,6 +14,10 @@ class ServeSettings:
     means no authentication (the command line allows that only on a loopback address, or with
     ``--no-auth``). ``scoring_threads`` requests are scored at once (default: one per CPU);
     the others wait their turn without holding a thread.
+
+    Rerankers that share batches across queries (neural ones) gather concurrent requests for
+    up to ``batch_wait`` seconds, at most ``batch_size`` requests, into one ``rank_many`` call;
+    ``batch_wait=0`` still groups the requests that arrive in the same event-loop turn.
     """
 
     max_documents: int = 1000
@@ -22,4 +26,6 @@ class ServeSettings:
     max_document_chars: int = 100_000
     request_timeout: float = 60.0
     scoring_threads: int = field(default_factory=lambda: os.cpu_count() or 1)
+    batch_wait: float = 0.005
+    batch_size: int = 32
     api_keys: tuple[str, ...] = field(default=(), repr=False)

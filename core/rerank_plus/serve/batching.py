@@ -1,0 +1,147 @@
+"""Micro-batching: concurrent requests for one reranker, scored in one ``rank_many`` call.
+
+A neural scorer's cost is dominated by its forward passes, and one pass over the pairs of many
+queries costs far less than one pass per query. Requests that arrive within ``wait`` seconds of
+each other (at most ``max_size`` of them) are gathered and ranked together, the way Triton's
+dynamic batcher and text-embeddings-inference's queue do; the first request of a batch waits at
+most ``wait``, a full batch goes at once. With ``wait=0`` a batch is what arrived in the same
+event-loop turn: no added latency, and one thread hand-off instead of one per request.
+
+Requests are grouped by ``(top_n, explain)``, the arguments ``rank_many`` shares across its
+inputs: a pipeline's selection reads ``top_n`` (diversity, token budgets), so cutting one longer
+list per request afterwards would not equal ``rank``. Each request is checked before it joins a
+batch, so a malformed one fails alone; if a batch still fails, its requests are ranked one by
+one, so each gets its own answer or its own error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import anyio
+
+from rerank_plus.reranker import RankInput, Reranker, checked_request
+from rerank_plus.results import RankedResult
+
+BatchKey = tuple[int | None, bool]
+
+
+def shares_batches(reranker: Reranker) -> bool:
+    """Whether ``reranker`` scores many queries at once better than one by one: it overrides
+    :meth:`Reranker.score_many` (neural scorers do). The others gain nothing from waiting."""
+    return type(reranker).score_many is not Reranker.score_many
+
+
+@dataclass(frozen=True, slots=True)
+class _Waiting:
+    item: RankInput
+    answer: asyncio.Future[list[RankedResult]]
+
+
+class MicroBatcher:
+    """Gathers one reranker's concurrent requests into ``rank_many`` calls in worker threads.
+
+    ``limiter`` bounds how many batches (with the server's other scoring) run at once.
+    ``on_batch`` is told each batch's size (for metrics).
+    """
+
+    def __init__(
+        self,
+        reranker: Reranker,
+        *,
+        wait: float,
+        max_size: int,
+        limiter: anyio.CapacityLimiter,
+        on_batch: Callable[[int], None] | None = None,
+    ) -> None:
+        if wait < 0 or max_size < 1:
+            raise ValueError(
+                f"A micro-batch needs wait >= 0 and max_size >= 1, got {wait} and {max_size}."
+            )
+        self.reranker = reranker
+        self.wait = wait
+        self.max_size = max_size
+        self.limiter = limiter
+        self.on_batch = on_batch
+        self._open: dict[BatchKey, list[_Waiting]] = {}
+        self._timers: dict[BatchKey, asyncio.TimerHandle] = {}
+        self._running: set[asyncio.Task[None]] = set()
+
+    async def rank(
+        self, item: RankInput, top_n: int | None = None, *, explain: bool = False
+    ) -> list[RankedResult]:
+        """What ``reranker.rank`` returns for ``item``, scored together with its neighbours."""
+        checked_request(
+            item.query, item.documents, top_n, None, explain, item.first_stage_scores, item.metadata
+        )
+        loop = asyncio.get_running_loop()
+        waiting = _Waiting(item, loop.create_future())
+        key = (top_n, explain)
+        group = self._open.setdefault(key, [])
+        group.append(waiting)
+        if len(group) >= self.max_size:
+            self._close(key)
+        elif len(group) == 1:
+            self._timers[key] = loop.call_later(self.wait, self._close, key)
+        return await waiting.answer
+
+    def _close(self, key: BatchKey) -> None:
+        timer = self._timers.pop(key, None)
+        if timer is not None:
+            timer.cancel()
+        batch = [w for w in self._open.pop(key, []) if not w.answer.done()]  # done: cancelled
+        if not batch:
+            return
+        task = asyncio.get_running_loop().create_task(self._score(batch, key))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    async def _score(self, batch: list[_Waiting], key: BatchKey) -> None:
+        top_n, explain = key
+        rank_many = functools.partial(
+            self.reranker.rank_many, [w.item for w in batch], top_n, explain=explain
+        )
+        try:
+            answers = await anyio.to_thread.run_sync(rank_many, limiter=self.limiter)
+        except Exception as error:
+            if len(batch) == 1:
+                _fail(batch[0], error)
+            else:
+                await asyncio.gather(*(self._score_alone(w, top_n, explain) for w in batch))
+            return
+        if self.on_batch is not None:
+            self.on_batch(len(batch))
+        for waiting, answer in zip(batch, answers, strict=True):
+            _answer(waiting, answer)
+
+    async def _score_alone(self, waiting: _Waiting, top_n: int | None, explain: bool) -> None:
+        item = waiting.item
+        rank = functools.partial(
+            self.reranker.rank,
+            item.query,
+            item.documents,
+            top_n,
+            first_stage_scores=item.first_stage_scores,
+            explain=explain,
+            metadata=item.metadata,
+        )
+        try:
+            answer = await anyio.to_thread.run_sync(rank, limiter=self.limiter)
+        except Exception as error:
+            _fail(waiting, error)
+        else:
+            _answer(waiting, answer)
+
+
+# A request that stopped waiting (timed out, disconnected) has a done future: leave it be.
+def _answer(waiting: _Waiting, answer: list[RankedResult]) -> None:
+    if not waiting.answer.done():
+        waiting.answer.set_result(answer)
+
+
+def _fail(waiting: _Waiting, error: BaseException) -> None:
+    if not waiting.answer.done():
+        waiting.answer.set_exception(error)
