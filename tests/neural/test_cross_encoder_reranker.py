@@ -69,40 +69,41 @@ def test_scores_do_not_depend_on_input_order(reranker) -> None:
         assert result.score == pytest.approx(forward[order[result.index]], abs=1e-5)
 
 
+def record_batches(reranker: CrossEncoderReranker, model: str) -> list[list[int]]:
+    """The token lengths (attention mask sums) of each batch the model runs, as it runs it."""
+    scorer = reranker.load(model).scorer
+    assert scorer is not None, "the tiny model takes the fast path"
+    batches: list[list[int]] = []
+    original = scorer.logits
+
+    def recording(features):
+        batches.append(features["attention_mask"].sum(axis=1).tolist())
+        return original(features)
+
+    scorer.logits = recording  # type: ignore[method-assign]
+    return batches
+
+
 def test_each_distinct_pair_is_scored_once_and_then_cached(tiny_cross_encoder_path) -> None:
     reranker = CrossEncoderReranker(str(tiny_cross_encoder_path), device="cpu")
-    model = reranker.load(str(tiny_cross_encoder_path))
-    calls: list[int] = []
-    original = model.predict
-
-    def counting_predict(pairs, **kwargs):
-        calls.append(len(pairs))
-        return original(pairs, **kwargs)
-
-    model.predict = counting_predict
+    batches = record_batches(reranker, str(tiny_cross_encoder_path))
+    scored = lambda: sum(map(len, batches))  # noqa: E731
     reranker.rank(QUERY, DOCUMENTS)
-    assert sum(calls) == len(set(DOCUMENTS))
+    assert scored() == len(set(DOCUMENTS))
     reranker.rank(QUERY, DOCUMENTS[::-1])
-    assert sum(calls) == len(set(DOCUMENTS))
+    assert scored() == len(set(DOCUMENTS))
     reranker.rank(QUERY, [*DOCUMENTS, "a new text"])
-    assert sum(calls) == len(set(DOCUMENTS)) + 1
-    assert calls[-1] == 1
+    assert scored() == len(set(DOCUMENTS)) + 1
+    assert len(batches[-1]) == 1
 
 
 def test_long_and_short_pairs_go_in_separate_batches(tiny_cross_encoder_path) -> None:
     reranker = CrossEncoderReranker(str(tiny_cross_encoder_path), device="cpu", batch_tokens=64)
-    model = reranker.load(str(tiny_cross_encoder_path))
-    batches: list[list[str]] = []
-    original = model.predict
-
-    def recording_predict(pairs, **kwargs):
-        batches.append([text for _, text in pairs])
-        return original(pairs, **kwargs)
-
-    model.predict = recording_predict
+    batches = record_batches(reranker, str(tiny_cross_encoder_path))
     long_text = " ".join(["the park river bridge"] * 10)
     reranker.rank(QUERY, ["coffee", long_text, "tea time", long_text + " marathon"])
-    assert batches == [[long_text + " marathon"], [long_text], ["tea time", "coffee"]]
+    # [CLS] race [SEP] text [SEP]: 4 tokens besides the text's own, longest batch first.
+    assert batches == [[45], [44], [6, 5]]
 
 
 def test_two_label_models_give_the_positive_class_probability(

@@ -20,6 +20,8 @@ __all__ = ["KINDS", "Option", "RerankerKind", "build_reranker", "kind_named", "r
 _DEVICE = Option("device", str | None, None, "cuda, mps or cpu; None picks.")
 _HALF = Option("half_precision", bool, True, "Run in float16 on CUDA (ignored elsewhere).")
 _REMOTE_CODE = Option("trust_remote_code", bool, False, "Let the model run its own code.")
+_BACKEND = Option("backend", str | None, None, "torch or onnx (ONNX Runtime); None picks.")
+_QUANTIZE = Option("quantize", str | None, None, "int8 (ONNX Runtime) or None.")
 
 register_kind(
     "bm25",
@@ -49,6 +51,8 @@ register_kind(
         Option("cache_size", int, 20_000, "Pair scores kept; 0 turns the cache off."),
         _REMOTE_CODE,
         Option("language", str | None, None, "Pick the default model for it."),
+        _BACKEND,
+        _QUANTIZE,
     ),
     ready_class="CrossEncoderRerank",
     summary="Cross-encoder reranking (sentence-transformers); ``model=None`` picks one per "
@@ -65,6 +69,8 @@ register_kind(
         _HALF,
         Option("cache_size", int, 20_000, "Document embeddings kept; 0 turns the cache off."),
         _REMOTE_CODE,
+        _BACKEND,
+        _QUANTIZE,
     ),
     ready_class="BiEncoderRerank",
     summary="Reranking by embedding cosine similarity, for lexical first stages.",

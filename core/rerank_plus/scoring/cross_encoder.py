@@ -1,36 +1,67 @@
-"""Cross-encoder reranking on sentence-transformers ``CrossEncoder``: batched, cached, long-aware.
+"""Cross-encoder reranking: batched, cached, long-aware, and many queries per batch.
 
 A cross-encoder reads the query and the document together, so it catches paraphrase and
-synonyms that BM25 cannot; it is also the slowest stage, so every distinct (query, text) pair
-is scored once, scores are cached, and pairs are batched by length under a budget of padded
-tokens (see ``batching``), then put back in input order.
+synonyms that BM25 cannot; it is also the slowest stage. Every distinct (query, text) pair is
+scored once and its score cached; each document is tokenized once (its token ids are cached
+too) and pairs are assembled with the tokenizer's own template (``pair_tokens``); pairs are
+batched by length under a budget of padded tokens (``batching``), across all the queries of a
+:meth:`~rerank_plus.Reranker.rank_many` call, while a thread prepares the next batch
+(``prefetch``); the scores go back in input order.
+
+Models load through sentence-transformers' ``CrossEncoder`` (names, local folders, errors);
+models it runs with more than a classification head (prompts, LLM-based rerankers) are scored
+through ``CrossEncoder.predict`` instead, with the same batching.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from rerank_plus.analysis import Analyzer
 from rerank_plus.analysis.cache import LRUCache, content_key
-from rerank_plus.reranker import Reranker, Scores
+from rerank_plus.reranker import Context, Reranker, Scores
+from rerank_plus.scoring.backends import PairScorer, TorchPairScorer, check_backend
 from rerank_plus.scoring.batching import estimate_tokens, length_batches
-from rerank_plus.scoring.devices import pick_device, use_half_precision
+from rerank_plus.scoring.devices import half_dtype, pick_device
 from rerank_plus.scoring.models import (
     LOAD_LOCK,
     default_cross_encoder,
     load_model,
     require_sentence_transformers,
 )
+from rerank_plus.scoring.onnx_backend import default_backend, onnx_model
+from rerank_plus.scoring.pair_tokens import PairTokenizer
 from rerank_plus.scoring.passages import windows
+from rerank_plus.scoring.prefetch import prefetched
 
 LONG_DOCUMENT_MODES = ("truncate", "max_passage")
 #: Padded tokens per batch when ``batch_tokens=None``: CPUs gain nothing from big batches and
 #: lose to padding; GPUs want full batches.
 BATCH_TOKENS = {"cpu": 4096, "mps": 8192, "cuda": 32768}
+#: Pairs tokenized, sorted and cut into batches at a time: large enough to sort many queries'
+#: pairs together, small enough that the first batch starts early.
+CHUNK_PAIRS = 4096
+#: A tokenizer without a real limit (model_max_length of 1e30) gets the usual encoder window.
+DEFAULT_MAX_LENGTH = 512
+
+#: What one distinct (query, text) pair scores: logit, probability, best window, windows.
+Scored = tuple[float, float, int, int]
+
+
+@dataclass(frozen=True)
+class LoadedModel:
+    """A cross-encoder ready to score: the fast path (``tokens`` and ``scorer``), or, for
+    models that need sentence-transformers' own preprocessing, ``encoder.predict``."""
+
+    encoder: Any
+    tokens: PairTokenizer | None
+    scorer: PairScorer | None
+    device: str
 
 
 class CrossEncoderReranker(Reranker):
@@ -52,10 +83,16 @@ class CrossEncoderReranker(Reranker):
         long_documents: ``"truncate"`` scores the start of a long document (what the model sees
             within ``max_length``); ``"max_passage"`` scores overlapping windows of
             ``passage_words`` words and keeps the best window (named in the explanation).
-        half_precision: run in float16 on CUDA (ignored on CPU and MPS).
-        cache_size: (model, query, text) scores kept; 0 turns the cache off.
+        half_precision: run in float16 on CUDA, bfloat16 for models saved in bfloat16
+            (ignored on CPU and MPS).
+        cache_size: (model, query, text) scores kept, and as many documents' token ids;
+            0 turns both caches off.
         trust_remote_code: let the model run code from its repository (off unless you ask).
         language: force the language used to pick the default model.
+        backend: ``"torch"`` or ``"onnx"`` (ONNX Runtime, the ``[onnx]`` extra); ``None``
+            picks per device (see ``default_backend``).
+        quantize: ``"int8"`` runs an int8 (dynamically quantized) copy of the model on ONNX
+            Runtime; ``None`` keeps the model's precision.
 
     >>> reranker = CrossEncoderReranker("cross-encoder/ms-marco-MiniLM-L6-v2")  # doctest: +SKIP
     >>> reranker.rank("How do I make Python faster?", ["Cython speeds up Python.", "Snakes"])
@@ -79,6 +116,8 @@ class CrossEncoderReranker(Reranker):
         trust_remote_code: bool = False,
         language: str | None = None,
         analyzer: Analyzer | None = None,
+        backend: str | None = None,
+        quantize: str | None = None,
     ) -> None:
         if long_documents not in LONG_DOCUMENT_MODES:
             raise ValueError(
@@ -89,6 +128,7 @@ class CrossEncoderReranker(Reranker):
             raise ValueError(f"batch_size must be >= 1, got {batch_size}.")
         if batch_tokens is not None and batch_tokens < 1:
             raise ValueError(f"batch_tokens must be >= 1 or None, got {batch_tokens}.")
+        check_backend(backend, quantize)
         windows("", passage_words, passage_overlap)  # validates the window settings
         self.model = str(model) if model is not None else None
         self.device = device
@@ -99,11 +139,14 @@ class CrossEncoderReranker(Reranker):
         self.passage_words = passage_words
         self.passage_overlap = passage_overlap
         self.half_precision = half_precision
+        self.cache_size = cache_size
         self.trust_remote_code = trust_remote_code
         self.language = language
+        self.backend = backend
+        self.quantize = quantize
         self._analyzer = analyzer
-        self._models: dict[str, Any] = {}
-        self._cache: LRUCache[tuple[float, float, int, int]] = LRUCache(cache_size)
+        self._models: dict[str, LoadedModel] = {}
+        self._cache: LRUCache[Scored] = LRUCache(cache_size)
 
     def model_for(self, query: str, documents: Sequence[str] = ()) -> str:
         """The model that scores ``query``: the one given, or the default for its language.
@@ -119,73 +162,128 @@ class CrossEncoderReranker(Reranker):
             self._analyzer = Analyzer()
         return default_cross_encoder(self._analyzer.languages_for(query, documents)[0])
 
-    def load(self, name: str) -> Any:
-        """The loaded ``CrossEncoder`` for ``name`` (loaded once per reranker, also when threads
-        ask for it at the same time)."""
+    def load(self, name: str) -> LoadedModel:
+        """The model ``name``, ready to score (loaded once per reranker, also when threads ask
+        for it at the same time)."""
         if name in self._models:
             return self._models[name]
         with LOAD_LOCK:
-            if name in self._models:
-                return self._models[name]
-            sentence_transformers = require_sentence_transformers("CrossEncoderReranker")
-            device = pick_device(self.device)
-
-            def build() -> Any:
-                model = sentence_transformers.CrossEncoder(
-                    name,
-                    device=device,
-                    max_length=self.max_length,
-                    trust_remote_code=self.trust_remote_code,
-                )
-                if use_half_precision(device, self.half_precision):
-                    model.half()
-                return model
-
-            self._models[name] = load_model("cross-encoder", name, build)
+            if name not in self._models:
+                self._models[name] = self._build(name)
         return self._models[name]
 
+    def _build(self, name: str) -> LoadedModel:
+        sentence_transformers = require_sentence_transformers("CrossEncoderReranker")
+        device = pick_device(self.device)
+        backend = self.backend or default_backend(device, self.quantize)
+        if backend == "onnx" and not device.startswith("cpu"):
+            raise ValueError(
+                f"backend='onnx' runs on the CPU here, not on {device!r}: pass device='cpu', "
+                "or backend='torch' for the GPU."
+            )
+
+        def build() -> Any:
+            encoder = sentence_transformers.CrossEncoder(
+                name,
+                device=device,
+                max_length=self.max_length,
+                trust_remote_code=self.trust_remote_code,
+            )
+            dtype = half_dtype(device, self.half_precision, encoder.model.config)
+            if dtype is not None:
+                encoder.to(dtype)
+            return encoder
+
+        encoder = load_model("cross-encoder", name, build)
+        tokens = self._pair_tokenizer(encoder)
+        if tokens is None:
+            if backend == "onnx":
+                raise ValueError(
+                    f"The cross-encoder {name!r} is not a plain sequence classifier with a fast "
+                    "tokenizer, so it cannot run on ONNX Runtime here: pass backend='torch'."
+                )
+            return LoadedModel(encoder, None, None, device)
+        if backend == "onnx":
+            scorer: PairScorer = onnx_model(name, encoder.model, self.quantize)
+            return LoadedModel(None, tokens, scorer, device)
+        return LoadedModel(encoder, tokens, TorchPairScorer(encoder.model), device)
+
+    def _pair_tokenizer(self, encoder: Any) -> PairTokenizer | None:
+        """The fast path's tokenizer, or None when the model needs ``predict``'s own
+        preprocessing (prompts, modules after the transformer, no fast tokenizer)."""
+        modules = list(encoder)
+        if len(modules) != 1 or type(modules[0]).__name__ != "Transformer":
+            return None
+        if getattr(encoder, "default_prompt_name", None) or getattr(encoder, "prompts", None):
+            return None
+        tokenizer = getattr(modules[0], "tokenizer", None)
+        limit = getattr(tokenizer, "model_max_length", None)
+        if not isinstance(limit, int) or limit > 1_000_000:
+            limit = DEFAULT_MAX_LENGTH
+        try:
+            return PairTokenizer(tokenizer, limit, self.cache_size)
+        except ValueError:
+            return None
+
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
-        name = self.model_for(query, documents)
-        keys = [(name, query, content_key(d), self.long_documents) for d in documents]
-        found = {key: self._cache.get(key) for key in dict.fromkeys(keys)}
-        missing = {key: text for key, text in zip(keys, documents, strict=True) if not found[key]}
-        if missing:
-            predicted = self._predict(name, query, list(missing.values()))
-            for key, value in zip(missing, predicted, strict=True):
+        return self.score_many([query], [documents], [Context(explain=explain)])[0]
+
+    def score_many(
+        self,
+        queries: Sequence[str],
+        documents: Sequence[Sequence[str]],
+        contexts: Sequence[Context],
+    ) -> list[Scores]:
+        """Score every query's candidates, packing the pairs of all queries that share a
+        model into the same length-sorted batches."""
+        names = [self.model_for(q, d) for q, d in zip(queries, documents, strict=True)]
+        keys = [
+            [(name, query, content_key(d), self.long_documents) for d in texts]
+            for name, query, texts in zip(names, queries, documents, strict=True)
+        ]
+        found: dict[tuple, Scored | None] = {}
+        for request_keys in keys:
+            for key in request_keys:
+                if key not in found:
+                    found[key] = self._cache.get(key)
+        missing: dict[tuple, tuple[str, str]] = {}
+        for name_keys, query, texts in zip(keys, queries, documents, strict=True):
+            for key, text in zip(name_keys, texts, strict=True):
+                if found[key] is None and key not in missing:
+                    missing[key] = (query, text)
+        for name in dict.fromkeys(key[0] for key in missing):
+            todo = [key for key in missing if key[0] == name]
+            predicted = self._predict(name, [missing[key] for key in todo])
+            for key, value in zip(todo, predicted, strict=True):
                 self._cache.put(key, value)
                 found[key] = value
-        values = [found[key] or (0.0, 0.0, 0, 1) for key in keys]
-        explanations = None
-        if explain:
-            explanations = [_explanation(name, *value) for value in values]
-        return Scores([v[0] for v in values], [v[1] for v in values], explanations)
+        results = []
+        for name, request_keys, context in zip(names, keys, contexts, strict=True):
+            values = [found[key] or (0.0, 0.0, 0, 1) for key in request_keys]
+            explanations = None
+            if context.get("explain", False):
+                explanations = [_explanation(name, *value) for value in values]
+            results.append(Scores([v[0] for v in values], [v[1] for v in values], explanations))
+        return results
 
-    def _predict(
-        self, name: str, query: str, texts: list[str]
-    ) -> list[tuple[float, float, int, int]]:
-        """Score distinct texts: whole, or window by window keeping each text's best window."""
-        import torch
-
-        model = self.load(name)
+    def _predict(self, name: str, pairs: list[tuple[str, str]]) -> list[Scored]:
+        """Score distinct (query, text) pairs: whole, or window by window keeping each text's
+        best window."""
+        loaded = self.load(name)
         if self.long_documents == "max_passage":
-            pieces = [windows(t, self.passage_words, self.passage_overlap) for t in texts]
+            pieces = [windows(t, self.passage_words, self.passage_overlap) for _, t in pairs]
         else:
-            pieces = [[t] for t in texts]
-        pairs = [(query, piece) for group in pieces for piece in group]
-        limit = getattr(model, "max_seq_length", None) or 512
-        lengths = [estimate_tokens(query, piece, limit) for _, piece in pairs]
-        budget = self.batch_tokens or BATCH_TOKENS.get(str(model.device.type), 4096)
-        logits: list[Any] = [None] * len(pairs)
-        for batch in length_batches(lengths, self.batch_size, budget):
-            outputs = model.predict(
-                [pairs[i] for i in batch],
-                batch_size=len(batch),
-                activation_fn=torch.nn.Identity(),
-                show_progress_bar=False,
-            )
-            for i, output in zip(batch, outputs, strict=True):
-                logits[i] = output
-        results: list[tuple[float, float, int, int]] = []
+            pieces = [[t] for _, t in pairs]
+        flat = [
+            (query, piece)
+            for (query, _), group in zip(pairs, pieces, strict=True)
+            for piece in group
+        ]
+        if loaded.tokens is not None and loaded.scorer is not None:
+            logits = self._fast_logits(loaded.tokens, loaded.scorer, loaded.device, flat)
+        else:
+            logits = self._predict_logits(loaded.encoder, flat)
+        results: list[Scored] = []
         position = 0
         for group in pieces:
             scored = [_logit_and_probability(logits[position + i]) for i in range(len(group))]
@@ -193,6 +291,57 @@ class CrossEncoderReranker(Reranker):
             results.append((scored[best][0], scored[best][1], best, len(group)))
             position += len(group)
         return results
+
+    def _budget(self, device: str) -> int:
+        return self.batch_tokens or BATCH_TOKENS.get(device.split(":")[0], 4096)
+
+    def _fast_logits(
+        self, tokens: PairTokenizer, scorer: PairScorer, device: str, pairs: list[tuple[str, str]]
+    ) -> list[Any]:
+        """Logits of ``pairs`` through the fast path; while the model runs one batch, a
+        thread tokenizes and pads the next (on CPU both would share the same cores, so
+        there the batches are prepared in turn)."""
+        queries = list(dict.fromkeys(query for query, _ in pairs))
+        query_tokens = dict(zip(queries, tokens.encode(queries), strict=True))
+        budget = self._budget(device)
+
+        def batches() -> Iterator[tuple[list[int], dict[str, np.ndarray]]]:
+            for start in range(0, len(pairs), CHUNK_PAIRS):
+                chunk = pairs[start : start + CHUNK_PAIRS]
+                documents = tokens.documents([text for _, text in chunk])
+                encoded = [
+                    (query_tokens[query], document)
+                    for (query, _), document in zip(chunk, documents, strict=True)
+                ]
+                lengths = [tokens.length(*pair) for pair in encoded]
+                for rows in length_batches(lengths, self.batch_size, budget):
+                    batch = tokens.batch(rows, encoded)
+                    yield [start + row for row in rows], batch.features
+
+        logits: list[Any] = [None] * len(pairs)
+        depth = 0 if device.startswith("cpu") else 2
+        for rows, features in prefetched(batches(), depth=depth):
+            for row, output in zip(rows, scorer.logits(features), strict=True):
+                logits[row] = output
+        return logits
+
+    def _predict_logits(self, encoder: Any, pairs: list[tuple[str, str]]) -> list[Any]:
+        """Logits of ``pairs`` through ``CrossEncoder.predict``, batched by estimated length."""
+        import torch
+
+        limit = getattr(encoder, "max_seq_length", None) or DEFAULT_MAX_LENGTH
+        lengths = [estimate_tokens(query, text, limit) for query, text in pairs]
+        logits: list[Any] = [None] * len(pairs)
+        for batch in length_batches(lengths, self.batch_size, self._budget(str(encoder.device))):
+            outputs = encoder.predict(
+                [pairs[i] for i in batch],
+                batch_size=len(batch),
+                activation_fn=torch.nn.Identity(),
+                show_progress_bar=False,
+            )
+            for i, output in zip(batch, outputs, strict=True):
+                logits[i] = output
+        return logits
 
 
 def _explanation(name: str, logit: float, probability: float, window: int, windows: int) -> dict:

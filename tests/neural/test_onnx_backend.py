@@ -1,0 +1,145 @@
+"""backend="onnx": the tiny cross-encoder through the real export, ranked like PyTorch, exported
+once, and a clear error without the extra."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+from rerank_plus import CrossEncoderReranker, MissingExtraError
+from rerank_plus.scoring import onnx_backend
+
+pytest.importorskip("sentence_transformers")
+pytest.importorskip("onnxruntime")
+
+QUERY = "race"
+DOCUMENTS = [
+    "the park river bridge",
+    "a marathon along the river",
+    "coffee in the morning",
+    "the marathon runner at the station",
+    "painting in the museum",
+    "the park river bridge",
+    "🙂",
+    " ".join(["the marathon river"] * 60),
+]
+
+
+@pytest.fixture
+def exports(monkeypatch) -> list[str]:
+    """The file names each ONNX export and quantization writes, in order."""
+    calls: list[str] = []
+    export, quantize = onnx_backend.export, onnx_backend.quantize_int8
+    monkeypatch.setattr(onnx_backend, "export", lambda *a: (calls.append("export"), export(*a))[1])
+    monkeypatch.setattr(
+        onnx_backend, "quantize_int8", lambda *a: (calls.append("int8"), quantize(*a))[1]
+    )
+    return calls
+
+
+def assert_clear_preferences_kept(scores, reference, margin: float) -> None:
+    """Every pair the reference orders by more than ``margin`` keeps its order."""
+    for i in range(len(reference)):
+        for j in range(len(reference)):
+            if reference[i] > reference[j] + margin:
+                assert scores[i] > scores[j], (i, j, scores, reference)
+
+
+def _order(scores) -> list[int]:
+    return sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+
+
+@pytest.mark.parametrize("quantize", [None, "int8"])
+def test_onnx_ranks_like_torch_and_exports_once(
+    tiny_cross_encoder_path, onnx_cache, exports, quantize
+) -> None:
+    model = str(tiny_cross_encoder_path)
+    torch_scores = CrossEncoderReranker(model, device="cpu", backend="torch").score(
+        QUERY, DOCUMENTS
+    )
+    onnx = CrossEncoderReranker(model, device="cpu", backend="onnx", quantize=quantize)
+    scores = onnx.score(QUERY, DOCUMENTS)
+    if quantize is None:
+        assert _order(scores.relevance) == _order(torch_scores.relevance)
+        assert np.allclose(scores.raw, torch_scores.raw, atol=1e-4)
+    else:  # int8 moves the tiny model's saturated logits; every clear preference stays
+        assert_clear_preferences_kept(scores.raw, torch_scores.raw, margin=1.0)
+    assert exports in (["export"], ["int8"], ["export", "int8"])
+    assert any(onnx_cache.rglob("model-int8.onnx" if quantize else "model.onnx"))
+    exports.clear()
+    again = CrossEncoderReranker(model, device="cpu", backend="onnx", quantize=quantize)
+    assert np.allclose(again.score(QUERY, DOCUMENTS).raw, scores.raw, atol=1e-6)
+    assert exports == []  # the second load reads the cached export
+
+
+def test_two_label_models_on_onnx(two_label_cross_encoder_path, onnx_cache) -> None:
+    model = str(two_label_cross_encoder_path)
+    expected = CrossEncoderReranker(model, device="cpu").score(QUERY, DOCUMENTS)
+    got = CrossEncoderReranker(model, device="cpu", backend="onnx").score(QUERY, DOCUMENTS)
+    assert np.allclose(got.relevance, expected.relevance, atol=1e-5)
+
+
+def test_missing_onnxruntime_names_the_extra(tiny_cross_encoder_path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # what a missing install looks like
+    reranker = CrossEncoderReranker(str(tiny_cross_encoder_path), device="cpu", backend="onnx")
+    with pytest.raises(MissingExtraError, match=r"pip install rerank-plus\[onnx\]"):
+        reranker.rank(QUERY, DOCUMENTS)
+    assert onnx_backend.default_backend("cpu", None) == "torch"
+
+
+def test_a_model_that_cannot_be_exported_says_how_to_fall_back(
+    tiny_cross_encoder_path, onnx_cache, monkeypatch
+) -> None:
+    def broken(*args):
+        raise RuntimeError("unsupported operator aten::frobnicate")
+
+    monkeypatch.setattr(onnx_backend, "export", broken)
+    monkeypatch.setattr(onnx_backend, "cache_folder", lambda: onnx_cache / "broken")
+    reranker = CrossEncoderReranker(str(tiny_cross_encoder_path), device="cpu", backend="onnx")
+    with pytest.raises(Exception, match=r"aten::frobnicate.*backend='torch'"):
+        reranker.rank(QUERY, DOCUMENTS)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"backend": "tensorrt"}, "backend must be one of torch, onnx"),
+        ({"quantize": "int4"}, "quantize must be one of int8"),
+        ({"backend": "torch", "quantize": "int8"}, "pass backend='onnx'"),
+    ],
+)
+def test_bad_backend_options(options, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        CrossEncoderReranker("any", **options)
+
+
+def test_onnx_is_refused_on_a_gpu_device(tiny_cross_encoder_path) -> None:
+    reranker = CrossEncoderReranker(str(tiny_cross_encoder_path), device="cuda", backend="onnx")
+    with pytest.raises(ValueError, match="device='cpu'"):
+        reranker.rank(QUERY, DOCUMENTS)
+
+
+@pytest.mark.parametrize("quantize", [None, "int8"])
+def test_bi_encoder_on_onnx_ranks_like_torch(minilm_path, onnx_cache, exports, quantize) -> None:
+    from rerank_plus import BiEncoderReranker
+
+    documents = [
+        "A cat sleeps on the sofa.",
+        "Kittens nap a lot during the day.",
+        "Tax rules changed this year.",
+        "The stock market fell on Monday.",
+        "🙂",
+    ]
+    torch_scores = BiEncoderReranker(minilm_path, device="cpu").score("cats sleeping", documents)
+    onnx = BiEncoderReranker(minilm_path, device="cpu", backend="onnx", quantize=quantize)
+    scores = onnx.score("cats sleeping", documents)
+    if quantize is None:
+        assert _order(scores.raw) == _order(torch_scores.raw)
+        assert np.allclose(scores.raw, torch_scores.raw, atol=1e-4)
+    else:  # int8 moves cosines by a few hundredths; every clear preference stays
+        assert_clear_preferences_kept(scores.raw, torch_scores.raw, margin=0.1)
+    exports.clear()
+    again = BiEncoderReranker(minilm_path, device="cpu", backend="onnx", quantize=quantize)
+    assert np.allclose(again.score("cats sleeping", documents).raw, scores.raw, atol=1e-6)
+    assert exports == []
