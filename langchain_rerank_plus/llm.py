@@ -15,8 +15,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
-from pydantic import Field
-from rerank_plus import LLMReranker, Reranker
+from rerank_plus.adapters_support import llm_ready_class
 from rerank_plus.scoring.llm import Completion, Prompt
 from rerank_plus.scoring.llm.parsing import first_token_logprobs
 
@@ -76,31 +75,13 @@ def _completion(message: BaseMessage) -> Completion:
     )
 
 
-class LLMRerank(RerankPlusCompressor):
+LLMRerank = llm_ready_class(
+    RerankPlusCompressor,
+    __name__,
+    BaseChatModel,
+    LangChainChat,
     """Reranks with a LangChain chat model, listwise (RankGPT) or pointwise.
 
     >>> compressor = LLMRerank(llm=ChatOpenAI(model="gpt-4o-mini"), top_n=5)  # doctest: +SKIP
-    """
-
-    llm: BaseChatModel = Field(description="The chat model that ranks.")
-    mode: str = Field(default="listwise", description="listwise or pointwise.")
-    judgment: str = Field(default="grade", description="Pointwise: grade or yes-no.")
-    window_size: int = Field(default=20, description="Listwise passages per call.")
-    step: int = Field(default=10, description="Listwise window step.")
-    max_calls: int | None = Field(default=100, description="Calls per rank; None: no limit.")
-    max_concurrency: int = Field(default=8, description="Pointwise calls in flight.")
-
-    @property
-    def reranker(self) -> Reranker:
-        """The :class:`LLMReranker` these fields describe (built once)."""
-        if self._reranker is None:
-            self._reranker = LLMReranker(
-                LangChainChat(self.llm),
-                self.mode,
-                judgment=self.judgment,
-                window_size=self.window_size,
-                step=self.step,
-                max_calls=self.max_calls,
-                max_concurrency=self.max_concurrency,
-            )
-        return self._reranker
+    """,
+)

@@ -15,8 +15,7 @@ from typing import Any
 
 from llama_index.core.base.llms.base import BaseLLM
 from llama_index.core.base.llms.types import ChatMessage, ChatResponse, MessageRole
-from llama_index.core.bridge.pydantic import Field
-from rerank_plus import LLMReranker, Reranker
+from rerank_plus.adapters_support import llm_ready_class
 from rerank_plus.scoring.llm import Completion, Prompt
 
 from llamaindex_rerank_plus.postprocessor import RerankPlusPostprocessor
@@ -74,35 +73,14 @@ def _completion(response: ChatResponse) -> Completion:
     )
 
 
-class LLMRerank(RerankPlusPostprocessor):
+LLMRerank = llm_ready_class(
+    RerankPlusPostprocessor,
+    __name__,
+    BaseLLM,
+    LlamaIndexChat,
     """Reranks nodes with a LlamaIndex LLM, listwise (RankGPT) or pointwise.
 
     >>> postprocessor = LLMRerank(llm=OpenAI(model="gpt-4o-mini"), top_n=5)  # doctest: +SKIP
-    """
-
-    llm: BaseLLM = Field(description="The LLM that ranks.")
-    mode: str = Field(default="listwise", description="listwise or pointwise.")
-    judgment: str = Field(default="grade", description="Pointwise: grade or yes-no.")
-    window_size: int = Field(default=20, description="Listwise passages per call.")
-    step: int = Field(default=10, description="Listwise window step.")
-    max_calls: int | None = Field(default=100, description="Calls per rank; None: no limit.")
-    max_concurrency: int = Field(default=8, description="Pointwise calls in flight.")
-
-    @classmethod
-    def class_name(cls) -> str:
-        return "RerankPlusLLMRerank"
-
-    @property
-    def reranker(self) -> Reranker:
-        """The :class:`LLMReranker` these fields describe (built once)."""
-        if self._reranker is None:
-            self._reranker = LLMReranker(
-                LlamaIndexChat(self.llm),
-                self.mode,
-                judgment=self.judgment,
-                window_size=self.window_size,
-                step=self.step,
-                max_calls=self.max_calls,
-                max_concurrency=self.max_concurrency,
-            )
-        return self._reranker
+    """,
+)
+LLMRerank.class_name = classmethod(lambda cls: "RerankPlusLLMRerank")  # type: ignore[assignment,method-assign]

@@ -10,10 +10,11 @@ once appears in every adapter, and :func:`ready_reranker` builds the reranker fr
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from rerank_plus.compose.kinds import Option
 from rerank_plus.compose.presets import KINDS
 from rerank_plus.reranker import Reranker
 from rerank_plus.results import RankedResult
@@ -59,6 +60,49 @@ def ready_class(base: type[Model], name: str, module: str) -> type[Model]:
         _READY.setdefault((base, name), made)
     ready: type[Model] = _READY[(base, name)]
     return ready
+
+
+#: The options of every adapter's ``LLMRerank``, besides its framework-typed ``llm``.
+LLM_OPTIONS = (
+    Option("mode", str, "listwise", "listwise or pointwise."),
+    Option("judgment", str, "grade", "Pointwise: grade or yes-no."),
+    Option("window_size", int, 20, "Listwise passages per call."),
+    Option("step", int, 10, "Listwise window step."),
+    Option("max_calls", int | None, 100, "Calls per rank; None: no limit."),
+    Option("max_concurrency", int, 8, "Pointwise calls in flight."),
+)
+
+
+def llm_ready_class(
+    base: type[Model], module: str, llm_type: type[Any], chat: Callable[[Any], Any], doc: str
+) -> type[Model]:
+    """An adapter's ``LLMRerank``: ``base`` plus a typed ``llm`` field (the framework's model
+    class) and :data:`LLM_OPTIONS`; its reranker is an ``LLMReranker`` on ``chat(llm)``."""
+    from pydantic import Field, create_model
+
+    from rerank_plus.scoring.llm.reranker import LLMReranker
+
+    fields: dict[str, Any] = {
+        option.name: (option.type, Field(default=option.default, description=option.help))
+        for option in LLM_OPTIONS
+    }
+    made = create_model(
+        "LLMRerank",
+        __base__=base,
+        __module__=module,
+        __doc__=doc,
+        llm=(llm_type, Field(description="The model that ranks.")),
+        **fields,
+    )
+
+    def reranker(self: Any) -> Reranker:
+        if self._reranker is None:
+            options = {option.name: getattr(self, option.name) for option in LLM_OPTIONS}
+            self._reranker = LLMReranker(chat(self.llm), **options)
+        return self._reranker
+
+    made.reranker = property(reranker, doc="The LLMReranker these fields describe (built once).")  # type: ignore[attr-defined]
+    return made
 
 
 def ready_reranker(kind: str | None, settings: object, *, rebuilt_by: str) -> Reranker:
