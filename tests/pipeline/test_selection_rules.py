@@ -45,6 +45,7 @@ def test_ratio_cutoff_keeps_results_near_the_best() -> None:
     assert RatioCutoff(ratio=0.9, min_keep=2).keep([0.8, 0.1]) == 2
     assert RatioCutoff().keep([0.0, 0.0]) == 2
     assert RatioCutoff(ratio=0.5).keep([0.8, 0.7, 0.6, 0.1]) == 3
+    assert RatioCutoff(ratio=0.9).keep([0.8, 0.1]) == 1  # min_keep defaults to 1
     assert RatioCutoff(ratio=1.0).keep([0.8, 0.8, 0.79]) == 2
     assert RatioCutoff(min_keep=3).keep([]) == 0
 
