@@ -13,25 +13,12 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
-from pathlib import Path
 
+from quality import EVAL, SETS  # benchmarks/ is on sys.path when a script here runs
 from rerank_plus import BM25Reranker
 from rerank_plus.evaluation import evaluate_rerankers, load_collection, select_queries
 from rerank_plus.evaluation.baselines import NaiveBM25Reranker
 from rerank_plus.evaluation.stages import first_stage
-
-EVAL = Path(__file__).resolve().parent.parent.parent / "shared" / "eval"
-SETS = (
-    "xquad-en",
-    "xquad-de",
-    "xquad-es",
-    "piaf-fr",
-    "cranfield",
-    "xquad-el",
-    "xquad-ar",
-    "xquad-zh",
-    "xquad-th",
-)
 
 
 def document_languages(reranker: BM25Reranker, documents: list[str]) -> Counter[str]:
