@@ -90,13 +90,19 @@ def _weighted_sum(weight: float, own: UnitScale, other: UnitScale) -> list[float
     if not (_SAFE_SPAN[0] < min(own.span, other.span) <= max(own.span, other.span) < _SAFE_SPAN[1]):
         # weight / span would overflow or lose bits as a subnormal: divide each value instead
         return [
-            weight * own.unit(i) + (1.0 - weight) * other.unit(i) for i in range(len(own.values))
+            min(1.0, weight * own.unit(i) + (1.0 - weight) * other.unit(i))
+            for i in range(len(own.values))
         ]
     a, b = weight / own.span, (1.0 - weight) / other.span
     low_a, low_b = own.low, other.low
-    return [
+    values = [
         a * (x - low_a) + b * (y - low_b) for x, y in zip(own.values, other.values, strict=True)
     ]
+    # Rounding is monotone, so no value exceeds the same sum taken at the two maxima: only when
+    # that bound passes 1 (by an ulp) does a pass over the values clip them.
+    if a * own.span + b * other.span > 1.0:
+        values = [min(1.0, value) for value in values]
+    return values
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,8 +232,6 @@ class AdaptiveFusion:
         signals = self._signals(own, other, query)
         weight = self.weight(signals)
         values = _weighted_sum(weight, own, other)
-        if max(values) > 1.0:  # a rounding step above 1 at most
-            values = [min(1.0, value) for value in values]
         return Fused(values, _Details(self, signals, weight, own, other))
 
     def settings(self) -> dict[str, Any]:
