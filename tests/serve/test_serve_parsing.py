@@ -12,15 +12,15 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the server needs the 'server' extra")
 
-from fastapi import FastAPI  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from pydantic import ValidationError  # noqa: E402
-from rerank_plus import BM25Reranker  # noqa: E402
-from rerank_plus.serve import ServeSettings, create_app  # noqa: E402
-from rerank_plus.serve.errors import ApiError  # noqa: E402
-from rerank_plus.serve.parsing import parse_cohere, parse_tei  # noqa: E402
-from rerank_plus.serve.schemas import CohereRerankRequest, TeiRerankRequest  # noqa: E402
+from fastapi import FastAPI
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+from rerank_plus import BM25Reranker
+from rerank_plus.serve import ServeSettings, create_app
+from rerank_plus.serve.errors import ApiError
+from rerank_plus.serve.parsing import parse_cohere, parse_tei
+from rerank_plus.serve.schemas import CohereRerankRequest, TeiRerankRequest
 
 TEXT = st.text(max_size=30)
 # Valid values and the near misses a shortcut could wave through: bools for counts, whole and
