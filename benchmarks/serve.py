@@ -419,13 +419,15 @@ def main() -> None:
     args = parser.parse_args()
     if not EVAL.is_dir():
         sys.exit(f"benchmark needs the shared evaluation collections at {EVAL}")
+    shown = " ".join(arg for arg in sys.argv[1:] if arg != "--write")
+    command = f"Command: `python benchmarks/serve.py {shown}`.\n\n".replace(" `.", "`.")
     if args.neural:
-        table = neural(args)
+        table = command + neural(args)
         print(table)
         if args.write:
             write_neural(table)
         return
-    table = lexical(args)
+    table = command + lexical(args)
     print(table)
     if args.write:
         write_section("serve", f"{table}\n{neural_block()}")
