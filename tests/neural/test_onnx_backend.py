@@ -143,3 +143,39 @@ def test_bi_encoder_on_onnx_ranks_like_torch(minilm_path, onnx_cache, exports, q
     again = BiEncoderReranker(minilm_path, device="cpu", backend="onnx", quantize=quantize)
     assert np.allclose(again.score("cats sleeping", documents).raw, scores.raw, atol=1e-6)
     assert exports == []
+
+
+def test_the_cached_graph_is_fused_and_the_model_keeps_its_attention(
+    tiny_cross_encoder_path, onnx_cache
+) -> None:
+    """The export goes through the transformer optimizer (fused attention and LayerNorms), and
+    the int8 copy quantizes the weight matrices only, not the embeddings."""
+    import onnx
+    from sentence_transformers import CrossEncoder
+
+    encoder = CrossEncoder(str(tiny_cross_encoder_path), device="cpu")
+    before = encoder.model.config._attn_implementation
+    path = onnx_backend.exported(
+        "tiny", encoder.model, "int8", onnx_backend.input_names(encoder.model)
+    )
+    assert encoder.model.config._attn_implementation == before  # switched back after export
+    fused = {node.op_type for node in onnx.load(str(path.parent / "model.onnx")).graph.node}
+    assert {"Attention", "SkipLayerNormalization"} <= fused
+    quantized = onnx.load(str(path)).graph.node
+    assert any(node.op_type in ("QAttention", "MatMulInteger") for node in quantized)
+    embeddings = [n for n in quantized if n.op_type == "EmbedLayerNormalization"]
+    assert embeddings, "the embeddings stay float32 in their fused operator"
+    assert not any(path.parent.glob("*.part")) and not any(path.parent.glob("*exported*"))
+
+
+def test_a_new_export_recipe_does_not_read_old_exports(
+    tiny_cross_encoder_path, onnx_cache, exports, monkeypatch
+) -> None:
+    model = str(tiny_cross_encoder_path)
+    CrossEncoderReranker(model, device="cpu", backend="onnx").score(QUERY, DOCUMENTS)
+    old = set(onnx_cache.rglob("model.onnx"))
+    monkeypatch.setattr(onnx_backend, "RECIPE", onnx_backend.RECIPE + ", changed")
+    exports.clear()
+    CrossEncoderReranker(model, device="cpu", backend="onnx").score(QUERY, DOCUMENTS)
+    assert exports == ["export"]
+    assert len(set(onnx_cache.rglob("model.onnx")) - old) == 1  # a folder of its own

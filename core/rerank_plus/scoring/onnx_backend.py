@@ -3,8 +3,12 @@
 sentence-transformers' own ONNX backend goes through optimum, whose releases pin
 transformers 4 (pip resolves ``sentence-transformers[onnx]`` only by downgrading the whole
 stack), so the model is exported here with ``torch.onnx`` and run with ``onnxruntime``
-directly; ``quantize="int8"`` applies ONNX Runtime's dynamic quantization (int8 weights,
-activations quantized per batch), the recipe FlashRank and sentence-transformers ship for CPUs.
+directly. The export uses the model's plain ("eager") attention, whose graph ONNX Runtime's
+transformer optimizer recognizes: it fuses each layer's attention, GELU and residual
+LayerNorms into single operators (what optimum's ``optimize`` does), which runs faster on the
+CPU at the same scores. ``quantize="int8"`` then applies ONNX Runtime's dynamic quantization to
+the weight matrices of that fused graph (int8 weights, activations quantized per batch), the
+recipe FlashRank and sentence-transformers ship for CPUs.
 
 Exports are cached under ``$RERANK_PLUS_CACHE/onnx`` (default ``~/.cache/rerank-plus/onnx``),
 keyed by the model's name, configuration and a fingerprint of its weights, so the export
@@ -28,6 +32,13 @@ from rerank_plus.errors import MissingExtraError, ModelLoadError
 
 #: ONNX operator set of the export: scaled-dot-product attention needs 14 or later.
 OPSET = 17
+#: What the cached files are made with; changing the recipe changes the cache key, so no
+#: export made by an older recipe is read back.
+RECIPE = "eager attention, transformer optimizer, int8 MatMul weights reduce_range"
+#: Operators whose weights int8 quantizes: the dense layers and the fused attention's input
+#: projection. Embedding lookups (Gather) stay in float32: quantizing them costs fidelity and
+#: saves no time.
+INT8_OPERATORS = ["MatMul", "Attention"]
 #: Values hashed from each end of every weight tensor: enough to tell two models apart
 #: without reading a whole large model.
 FINGERPRINT_VALUES = 256
@@ -50,9 +61,9 @@ def onnx_available() -> bool:
 
 
 def default_backend(device: str, quantize: str | None) -> str:
-    """The backend ``backend=None`` picks: ONNX Runtime for int8 and, when it is installed,
-    on the CPU (faster there at equal scores, see docs/benchmarks.md); PyTorch elsewhere
-    (float16 on CUDA)."""
+    """The backend ``backend=None`` picks: ONNX Runtime when int8 is asked for, PyTorch
+    otherwise (float16 on CUDA). On the CPUs measured so far (AVX2, no VNNI) ONNX Runtime fp32
+    scored like PyTorch but was not reliably faster, see docs/benchmarks.md."""
     if quantize is not None:
         return "onnx"
     return "torch"
@@ -69,7 +80,7 @@ def fingerprint(name: str, model: Any) -> str:
     """A key that changes when the model's name, configuration (a Hugging Face config, or the
     modules of a sentence-transformers model) or weights change."""
     digest = hashlib.blake2b(digest_size=12)
-    digest.update(f"{name}\n{type(model).__name__}\nopset {OPSET}\n".encode())
+    digest.update(f"{name}\n{type(model).__name__}\nopset {OPSET}\n{RECIPE}\n".encode())
     config = getattr(model, "config", None)
     described = config.to_json_string(use_diff=False) if config is not None else repr(model)
     digest.update(described.encode())
@@ -117,27 +128,92 @@ def export(model: Any, names: list[str], path: Path, output: Callable[..., Any])
     if "attention_mask" in names:  # a padded row, so the graph keeps the masking path
         example[names.index("attention_mask")][1, 5:] = 0
     axes = {name: {0: "pairs", 1: "tokens"} for name in names}
-    with torch.inference_mode(False), torch.no_grad(), warnings.catch_warnings():
-        # The tracer warns about shape checks it freezes; they hold for every batch shape.
-        warnings.simplefilter("ignore")
-        torch.onnx.export(
-            Output().eval(),
-            example,
-            str(path),
-            dynamo=False,
-            input_names=names,
-            output_names=["output"],
-            dynamic_axes={**axes, "output": {0: "pairs"}},
-            opset_version=OPSET,
-        )
+    restore = eager_attention(model)
+    try:
+        with torch.inference_mode(False), torch.no_grad(), warnings.catch_warnings():
+            # The tracer warns about shape checks it freezes; they hold for every batch shape.
+            warnings.simplefilter("ignore")
+            torch.onnx.export(
+                Output().eval(),
+                example,
+                str(path),
+                dynamo=False,
+                input_names=names,
+                output_names=["output"],
+                dynamic_axes={**axes, "output": {0: "pairs"}},
+                opset_version=OPSET,
+            )
+    finally:
+        restore()
+
+
+def eager_attention(model: Any) -> Callable[[], None]:
+    """Switch every Hugging Face model inside ``model`` to its plain attention (the graph the
+    transformer optimizer fuses; scaled-dot-product attention exports to a pattern it does
+    not); returns what switches them back."""
+    switched = []
+    for module in model.modules():
+        config = getattr(module, "config", None)
+        current = getattr(config, "_attn_implementation", None)
+        if hasattr(module, "set_attn_implementation") and current not in (None, "eager"):
+            module.set_attn_implementation("eager")
+            switched.append((module, current))
+
+    def restore() -> None:
+        for module, implementation in switched:
+            module.set_attn_implementation(implementation)
+
+    return restore
+
+
+def transformer_shape(model: Any) -> tuple[int, int] | None:
+    """``(attention heads, hidden size)`` of the first Hugging Face encoder inside ``model``,
+    or None when it has none (the optimizer then only runs its generic fusions)."""
+    for module in model.modules():
+        config = getattr(module, "config", None)
+        heads = getattr(config, "num_attention_heads", None)
+        hidden = getattr(config, "hidden_size", None)
+        if isinstance(heads, int) and isinstance(hidden, int):
+            return heads, hidden
+    return None
+
+
+def optimize(source: Path, target: Path, shape: tuple[int, int] | None) -> None:
+    """ONNX Runtime's transformer optimizer (BERT-like encoders: BERT, RoBERTa, XLM-R, MiniLM,
+    ELECTRA): fused attention, embedding and skip LayerNorms, bias+GELU. The fusions are exact
+    rewrites; a graph it finds nothing to fuse in is written unchanged."""
+    from onnxruntime.transformers.optimizer import optimize_model
+
+    heads, hidden = shape or (0, 0)  # 0: read from the graph
+    optimized = optimize_model(str(source), model_type="bert", num_heads=heads, hidden_size=hidden)
+    optimized.save_model_to_file(str(target))
 
 
 def quantize_int8(source: Path, target: Path) -> None:
-    """ONNX Runtime's dynamic int8 quantization of ``source`` into ``target``, one scale per
-    output channel (closer to float32 than one scale per tensor on the MiniLM fidelity check)."""
+    """ONNX Runtime's dynamic int8 quantization of the weight matrices in ``source``.
+
+    One scale per output channel, and 7-bit weights (``reduce_range``): on CPUs without
+    VNNI the u8 x s8 kernel adds pairs of products in 16 bits, which saturates with full-range
+    weights (ONNX Runtime's quantization guide); on the MiniLM check below it is the closer
+    of the two to float32. Only products with a constant weight matrix are quantized
+    (``MatMulConstBOnly``): attention's query x key and weights x value products stay float32.
+    """
+    import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8, per_channel=True)
+    quantize_dynamic(
+        str(source),
+        str(target),
+        weight_type=QuantType.QInt8,
+        per_channel=True,
+        reduce_range=True,
+        op_types_to_quantize=INT8_OPERATORS,
+        extra_options={
+            "MatMulConstBOnly": True,
+            # The fused operators (com.microsoft domain) have no shape inference in onnx.
+            "DefaultTensorType": onnx.TensorProto.FLOAT,
+        },
+    )
 
 
 def exported(
@@ -158,7 +234,7 @@ def exported(
     model = model.float().cpu().eval()
     try:
         if not fp32.exists():
-            _atomic(fp32, lambda path: export(model, names, path, output))
+            _atomic(fp32, lambda path: export_optimized(model, names, path, output))
         if target != fp32:
             _atomic(target, lambda path: quantize_int8(fp32, path))
     except Exception as error:
@@ -167,6 +243,16 @@ def exported(
             "Run it with backend='torch' instead (the default on GPUs)."
         ) from error
     return target
+
+
+def export_optimized(model: Any, names: list[str], path: Path, output: Callable[..., Any]) -> None:
+    """The export, through the transformer optimizer, into ``path``."""
+    raw = path.with_name(path.name + ".exported.onnx")
+    try:
+        export(model, names, raw, output)
+        optimize(raw, path, transformer_shape(model))
+    finally:
+        raw.unlink(missing_ok=True)
 
 
 def _atomic(path: Path, write: Any) -> None:
