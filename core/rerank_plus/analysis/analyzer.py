@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
+from operator import itemgetter
 
 from rerank_plus.analysis.cache import LRUCache, content_key
 from rerank_plus.analysis.language import (
@@ -19,13 +20,16 @@ from rerank_plus.analysis.language import (
     check_languages,
     resolve_languages,
 )
-from rerank_plus.analysis.languages import NEUTRAL, SEGMENTED, profile
+from rerank_plus.analysis.languages import LANGUAGE_SCRIPTS, NEUTRAL, SEGMENTED, profile
 from rerank_plus.analysis.normalize import normalize_text
 from rerank_plus.analysis.script import dominant_script, needs_segmentation
 from rerank_plus.analysis.segment import segmenter_for
 from rerank_plus.analysis.stem import stemmer_available
 from rerank_plus.analysis.terms import STOPWORD_MODES, PieceWords, text_words, word_form
 from rerank_plus.analysis.tokenize import tagged_tokens
+
+#: The terms of a piece (see :data:`PieceWords`).
+_TERMS = itemgetter(2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,15 +169,15 @@ class Analyzer:
         if language is None:
             language = resolve_languages(self.detect(text), [], self.default_language)[0]
         language = language.lower()
-        if language != NEUTRAL:
-            check_languages([language])
+        if language != NEUTRAL and language not in LANGUAGE_SCRIPTS:
+            check_languages([language])  # raises the error that lists the known codes
         key = (content_key(text), language)
         return self._analyses.get_or_compute(key, lambda: self._analyze(text, language))
 
     def _analyze(self, text: str, language: str) -> Analysis:
         text = normalize_text(text)
         pieces = self._pieces(text, language)
-        terms = tuple(chain.from_iterable([piece[2] for piece in pieces]))
+        terms = tuple(chain.from_iterable(map(_TERMS, pieces)))
         return Analysis(
             language,
             terms,

@@ -12,8 +12,9 @@ English taken for Catalan or Tagalog).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import chain
 
 from rerank_plus.analysis.languages import profile
@@ -27,12 +28,39 @@ MIN_FUNCTION_WORD_SHARE = 0.2
 #: The share of function words that backs an outlier text's own language (see ``backs``).
 MIN_BACKING_SHARE = 0.1
 
-_WORD = re.compile(r"[^\W\d_]+")
+
+#: A word of ASCII text (most text: a cheaper search than the one for every script).
+_ASCII_WORD = re.compile("[a-z]+")
+
+
+@cache
+def _word_pattern() -> re.Pattern[str]:
+    """A word: letters and the combining marks between them (no digits, no underscore); built
+    on first use (reading the Unicode tables takes ~70 ms)."""
+    return re.compile(f"[^\\W\\d_](?:[^\\W\\d_]|[{_mark_ranges()}])*")
+
+
+def _mark_ranges() -> str:
+    """A character class of the combining marks of the Basic Multilingual Plane: the vowel
+    signs of Devanagari and its neighbours, the tone marks of Yoruba, which ``\\w`` leaves
+    out, so that "है" would read as "ह" without them."""
+    ranges: list[list[int]] = []
+    for code in range(0x300, 0x10000):
+        if unicodedata.category(chr(code)).startswith("M"):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    return "".join(f"{chr(a)}-{chr(b)}" if a < b else chr(a) for a, b in ranges)
 
 
 def _key(word: str) -> str:
-    # casefold() keeps the dot of a Turkish capital İ as a combining mark: drop it, as fold does
-    return word.casefold().replace("i\u0307", "i")
+    # casefold() keeps the dot of a Turkish capital İ as a combining mark: drop it, as fold
+    # does; NFC, so that a letter and its marks read the same however the text encodes them
+    folded = word.casefold()
+    if folded.isascii():
+        return folded
+    return unicodedata.normalize("NFC", folded.replace("i\u0307", "i"))
 
 
 def _stop_words(code: str) -> frozenset[str]:
@@ -70,15 +98,32 @@ class FunctionWordCounts:
 
     def __init__(self, text: str, languages: tuple[str, ...]) -> None:
         owners = _languages_of_word(languages)
-        words = _WORD.findall(_key(text))
+        key = _key(text)
+        words = (_ASCII_WORD if key.isascii() else _word_pattern()).findall(key)
         self.words = len(words)
-        self.counts = Counter(chain.from_iterable(owners.get(word, ()) for word in words))
+        # map and filter run in C: most of the cost of detecting a set whose texts all agree
+        self.counts = Counter(chain.from_iterable(filter(None, map(owners.get, words))))
 
     def agrees_with(self, language: str) -> bool:
         """Whether the text is plainly in ``language``: enough of its words are its function
         words, and no other language has more of them (a tie between close languages, which
         share most function words, keeps ``language``)."""
         return self.supports(language) and self.counts[language] >= max(self.counts.values())
+
+    def agreeing(self) -> list[str]:
+        """The languages the text plainly agrees with (:meth:`agrees_with`): those with the
+        most function words in it, when they are enough; several only on a tie."""
+        if not self.counts:
+            return []
+        most = max(self.counts.values())
+        leaders = [code for code, found in self.counts.items() if found == most]
+        return [code for code in leaders if self.supports(code)]
+
+    def shows(self, language: str) -> bool:
+        """Whether some of the text's words (one at least, and a tenth of them) are function
+        words of ``language``: running text in a language always shows some, a made-up string
+        ("qzxv bkwp mrtl") shows none, whatever language a detector finds its letters close to."""
+        return self.counts.get(language, 0) >= max(1.0, MIN_BACKING_SHARE * self.words)
 
     def backs(self, language: str, against: str) -> bool:
         """Whether a tenth of the text's words at least are function words of ``language``

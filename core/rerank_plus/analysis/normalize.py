@@ -21,7 +21,10 @@ _TURKIC_UPPER_I = str.maketrans({"I": "ı", "İ": "i"})
 
 
 def normalize_text(text: str) -> str:
-    """NFKC, then Arabic diacritics and tatweel removed (they never change the word)."""
+    """NFKC, then Arabic diacritics and tatweel removed (they never change the word); ASCII
+    text is already both."""
+    if text.isascii():
+        return text
     return _ARABIC_MARKS.sub("", unicodedata.normalize("NFKC", text))
 
 

@@ -10,6 +10,7 @@ matter for detection and segmentation; everything else is ``"Other"``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from collections import Counter
 
@@ -166,3 +167,25 @@ def needs_segmentation(token: str) -> bool:
     if token.isascii():
         return False
     return _SEGMENTED_CHARACTER.search(token) is not None
+
+
+#: Vowel letters of the alphabets whose languages lingua is left to choose among with no list of
+#: function words to check it against (Latin: Swahili, Welsh...; Cyrillic: Belarusian...).
+_VOWELS = {
+    "Latin": frozenset("aeiouy"),
+    "Cyrillic": frozenset("аеёиоуыэюяіїєўүұөә"),
+}
+#: Running text in those alphabets has a third of its letters vowels or more (0.33-0.55 in the
+#: public sets and in the Universal Declaration in 22 languages); uniformly random letters have
+#: about 0.23.
+MIN_VOWEL_SHARE = 0.32
+
+
+def vowels_plausible(text: str) -> bool:
+    """Whether the letters of ``text`` have the share of vowels of running text (always true
+    for a script without a vowel list here): keyboard noise and random letter strings do not."""
+    letters = [c for c in unicodedata.normalize("NFD", text.casefold()) if c.isalpha()]
+    vowels = _VOWELS.get(dominant_script(text))
+    if vowels is None or not letters:
+        return True
+    return sum(c in vowels for c in letters) >= MIN_VOWEL_SHARE * len(letters)

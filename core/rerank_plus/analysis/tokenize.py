@@ -4,8 +4,9 @@
 hyphenated clitics correctly; languages spaCy has no rules for use its neutral ``"xx"``
 tokenizer. spaCy cuts a text at spaces first and applies its rules to each piece on its own, so
 a piece's tokens are cached here: a text whose words were seen before is tokenized by lookups,
-with no ``Doc`` built. A trained pipeline (part-of-speech tags, to drop punctuation by tag and
-lemmatize by part of speech: "je cours" -> "courir") still reads whole texts.
+with no ``Doc`` built. A piece of letters alone (most pieces) is
+not given to spaCy at all. A trained pipeline (part-of-speech tags, to drop punctuation by tag
+and lemmatize by part of speech: "je cours" -> "courir") still reads whole texts.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ NON_CONTENT_POS = frozenset({"PUNCT", "SYM", "SPACE"})
 CHUNK_CHARS = 100_000
 #: A whitespace-separated piece longer than this (a URL, an unspaced paragraph) is not cached.
 LONGEST_CACHED_PIECE = 64
+#: Punctuation that every spaCy tokenizer cuts off the end of a word of letters. Not ".": the
+#: Armenian, Arabic, Persian and Serbian rules keep it on some words ("већ.").
+TRAILING_PUNCTUATION = frozenset(",;:!?)")
 
 
 _WORD_CHARACTER = re.compile(r"[^\W_]")
@@ -79,8 +83,33 @@ def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:
         start = end
 
 
+@cache
+def _special_cases(tokenizer: str) -> frozenset[str]:
+    """The pieces spaCy's ``tokenizer`` has an exception for ("cannot", "don't", "z.B.")."""
+    return frozenset(_tokenizer(tokenizer).rules or ())
+
+
+def letters_only_tokens(piece: str, tokenizer: str) -> tuple[str, ...] | None:
+    """The tokens of a piece of letters, with or without one trailing ``, ; : ! ? )``, without
+    building a spaCy ``Doc`` (which adds the word to spaCy's vocabulary: most of the cost of a
+    word never seen before); None for any other piece, and for spaCy's special cases. Every
+    tokenizer of the registry gives the same tokens (tests/languages/test_tokenize.py)."""
+    special = _special_cases(tokenizer)
+    if piece in special:
+        return None
+    if piece.isalpha():
+        return (piece,)
+    word = piece[:-1]
+    if piece[-1:] in TRAILING_PUNCTUATION and word.isalpha() and word not in special:
+        return (word, piece[-1])
+    return None
+
+
 @lru_cache(maxsize=200_000)
 def _cached_piece_tokens(piece: str, tokenizer: str) -> tuple[str, ...]:
+    simple = letters_only_tokens(piece, tokenizer)
+    if simple is not None:
+        return simple
     return tuple(token.text for token in _tokenizer(tokenizer)(piece))
 
 
