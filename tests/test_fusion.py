@@ -155,3 +155,22 @@ def test_the_default_leans_on_the_reranker_when_the_first_stage_cannot_read_the_
 def test_fusion_options_and_keywords_are_exclusive():
     with pytest.raises(ValueError, match="either as options"):
         FusionReranker(BM25Reranker(), "rrf", alpha=0.5)
+
+
+def test_build_fusion_takes_a_name_or_a_mapping_and_detects_with_the_rerankers_analyzer():
+    reranker = BM25Reranker()
+    other = BM25Reranker().analyzer
+    rrf = build_fusion("rrf", reranker=reranker)
+    assert isinstance(rrf, ReciprocalRankFusion)
+    assert repr(rrf) == "ReciprocalRankFusion(k=60, alpha=0.5)"
+    default = build_fusion({}, reranker=reranker)
+    assert isinstance(default, AdaptiveFusion) and default.detector is reranker.analyzer
+    assert build_fusion("adaptive", reranker=reranker).detector is reranker.analyzer
+    assert (
+        build_fusion({"method": "adaptive", "detector": other}, reranker=reranker).detector is other
+    )
+    assert build_fusion("adaptive").detector is None
+    with pytest.raises(TypeError, match="fusion options must be a name or a mapping, got 3"):
+        build_fusion(3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"choose one of adaptive, rrf, weighted[.]$"):
+        build_fusion("max")

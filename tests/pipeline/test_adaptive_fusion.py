@@ -141,6 +141,39 @@ def test_each_query_is_read_once() -> None:
     assert weights["Wo schläft die Katze?"] > weights["Where does the cat sleep?"]
 
 
+class FixedDetector:
+    """A detector with a set verdict: the unreliable and cross-script answers a real one gives
+    only on some texts."""
+
+    def __init__(self, detection: Detection) -> None:
+        self.detection = detection
+
+    def detect(self, text: str) -> Detection:
+        return self.detection
+
+
+@pytest.mark.parametrize(
+    ("detection", "expected"),
+    [
+        (Detection("en", 0.9, reliable=True), ("en", True)),
+        (Detection("de", 0.9, reliable=True), ("de", False)),
+        (Detection("de", 0.4, reliable=False), (None, None)),
+        (Detection(None, 0.0, reliable=True), (None, None)),
+        (Detection("ru", 0.9, reliable=True), (None, None)),  # Latin letters, Cyrillic language
+    ],
+)
+def test_a_detection_counts_only_when_reliable_and_in_the_querys_script(
+    detection, expected
+) -> None:
+    query = "Wann wurde sie gegründet?"
+    assert reads_query(query, ("en",), FixedDetector(detection)) == expected
+
+
+def test_without_a_detector_only_the_script_can_tell() -> None:
+    assert reads_query("Wann wurde sie gegründet?", ("en",), None) == (None, None)
+    assert reads_query("Πότε ιδρύθηκε;", ("en",), None) == ("greek", False)
+
+
 def test_scripts_of_mixed_and_kana_text() -> None:
     assert dominant_script("カタカナとひらがな") == "CJK"
     assert dominant_script("The word Γάτα") == "LATIN"
