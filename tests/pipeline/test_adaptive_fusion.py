@@ -19,7 +19,7 @@ from rerank_plus.combine import (
 )
 from rerank_plus.combine.adaptive import confidence
 from rerank_plus.combine.query_language import dominant_script, reads_query, reads_script
-from rerank_plus.combine.scale import unit_scale
+from rerank_plus.combine.scale import UnitScale, unit_scale
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 pairs = st.integers(min_value=0, max_value=40).flatmap(
@@ -245,6 +245,29 @@ def test_unit_scale_at_the_edges(values, unit, confidence_value) -> None:
     scale = unit_scale(values)
     assert [scale.unit(i) for i in range(len(values))] == unit
     assert scale.confidence == confidence_value
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        ([], UnitScale([], 0.0, 1.0, False, 0.0)),
+        ([3.0, 3.0], UnitScale([0.5, 0.5], 0.0, 1.0, False, 0.0)),
+        ([4.0, 2.0, 3.0], UnitScale([4.0, 2.0, 3.0], 2.0, 2.0, True, 1.0)),
+        (list(range(11)), UnitScale([float(v) for v in range(11)], 0.0, 10.0, True, 0.9)),
+        # the span overflows: every value halved (exact)
+        (
+            [1.5e308, -1.5e308, 0.0],
+            UnitScale([7.5e307, -7.5e307, 0.0], -7.5e307, 1.5e308, True, 1.0),
+        ),
+        # the sum overflows, the span does not
+        ([1.5e308, 1.5e308, 0.0], UnitScale([1.5e308, 1.5e308, 0.0], 0.0, 1.5e308, True, 1.0)),
+        ([math.inf, 2.0, 1.0, -math.inf], UnitScale([1.0, 1.0, 0.0, 0.0], 0.0, 1.0, True, 1.0)),
+        ([math.inf, -math.inf], UnitScale([1.0, 0.0], 0.0, 1.0, True, 1.0)),
+        ([math.inf, math.inf], UnitScale([1.0, 1.0], 0.0, 1.0, False, 0.0)),
+    ],
+)
+def test_unit_scale_keeps_low_span_spread_and_confidence(values, expected) -> None:
+    assert unit_scale(values) == expected
 
 
 def test_subnormal_and_huge_spans_fuse_exactly() -> None:
