@@ -136,3 +136,17 @@ def _register_mutation_profile() -> None:
 
 
 _register_mutation_profile()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under the mutation profile, import spaCy's language data once, in the process mutmut forks
+    its workers from: language detection reads every language's stop words, and importing them
+    costs each worker about 10 s of CPU otherwise."""
+    if config.getoption("--hypothesis-profile", None) != "mutation":
+        return
+    from rerank_plus.analysis.languages import profile, supported_languages
+    from spacy.util import get_lang_class
+
+    for code in supported_languages():
+        if profile(code).stop_words:
+            get_lang_class(code)
