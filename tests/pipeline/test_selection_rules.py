@@ -113,6 +113,8 @@ def test_budget_in_a_pipeline_keeps_rank_order_and_counts(bm25: BM25Reranker) ->
     ("arguments", "error", "message"),
     [
         ((0,), ValueError, "max_tokens must be a positive int"),
+        ((True,), ValueError, "max_tokens must be a positive int, got True"),
+        ((2.5,), ValueError, "max_tokens must be a positive int, got 2.5"),
         ((10, "words"), TypeError, "counter must be a callable"),
     ],
 )
