@@ -163,6 +163,11 @@ def test_tuple_input_is_accepted(bm25: BM25Reranker) -> None:
             "metadata must be a sequence of mappings, one per document, got dict.",
         ),
         (
+            lambda: check_metadata("ab", 2),
+            TypeError,
+            "metadata must be a sequence of mappings, one per document, got str.",
+        ),
+        (
             lambda: check_metadata([{}], 2),
             ValueError,
             "metadata has 1 items for 2 documents; "
