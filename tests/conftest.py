@@ -115,3 +115,38 @@ def bm25():
     from rerank_plus import BM25Reranker
 
     return BM25Reranker()
+
+
+def _register_mutation_profile() -> None:
+    """``--hypothesis-profile=mutation`` (set by ``[tool.mutmut]`` in pyproject.toml): a mutant
+    is killed by its first failing example, so shrinking it only spends time (a slow shrink ends
+    as a timeout, which proves nothing); no deadline, since mutated code runs slower; the same
+    examples on every run, so a mutant's verdict does not change from one run to the next."""
+    try:
+        from hypothesis import Phase, settings
+    except ImportError:
+        return
+    settings.register_profile(
+        "mutation",
+        phases=[Phase.explicit, Phase.reuse, Phase.generate],
+        deadline=None,
+        derandomize=True,
+        database=None,
+    )
+
+
+_register_mutation_profile()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under the mutation profile, import spaCy's language data once, in the process mutmut forks
+    its workers from: language detection reads every language's stop words, and importing them
+    costs each worker about 10 s of CPU otherwise."""
+    if config.getoption("--hypothesis-profile", None) != "mutation":
+        return
+    from rerank_plus.analysis.languages import profile, supported_languages
+    from spacy.util import get_lang_class
+
+    for code in supported_languages():
+        if profile(code).stop_words:
+            get_lang_class(code)

@@ -155,3 +155,65 @@ def test_the_default_leans_on_the_reranker_when_the_first_stage_cannot_read_the_
 def test_fusion_options_and_keywords_are_exclusive():
     with pytest.raises(ValueError, match="either as options"):
         FusionReranker(BM25Reranker(), "rrf", alpha=0.5)
+
+
+def test_build_fusion_takes_a_name_or_a_mapping_and_detects_with_the_rerankers_analyzer():
+    reranker = BM25Reranker()
+    other = BM25Reranker().analyzer
+    rrf = build_fusion("rrf", reranker=reranker)
+    assert isinstance(rrf, ReciprocalRankFusion)
+    assert repr(rrf) == "ReciprocalRankFusion(k=60, alpha=0.5)"
+    default = build_fusion({}, reranker=reranker)
+    assert isinstance(default, AdaptiveFusion) and default.detector is reranker.analyzer
+    assert build_fusion("adaptive", reranker=reranker).detector is reranker.analyzer
+    assert (
+        build_fusion({"method": "adaptive", "detector": other}, reranker=reranker).detector is other
+    )
+    assert build_fusion("adaptive").detector is None
+    with pytest.raises(TypeError, match="fusion options must be a name or a mapping, got 3"):
+        build_fusion(3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"choose one of adaptive, rrf, weighted[.]$"):
+        build_fusion("max")
+
+
+def test_weights_at_the_ends_of_the_unit_interval_are_accepted_and_others_refused():
+    assert repr(WeightedFusion()) == "WeightedFusion(alpha=0.5, normalization='minmax')"
+    assert WeightedFusion(alpha=0).alpha == 0.0
+    assert WeightedFusion(alpha=1).alpha == 1.0
+    assert ReciprocalRankFusion(k=0, alpha=1.0).k == 0
+    for bad in (-0.01, 1.01, True, "0.5"):
+        with pytest.raises(ValueError, match=r"^alpha must be a number in \[0, 1\], got "):
+            WeightedFusion(alpha=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=r"^alpha must be a number in \[0, 1\], got "):
+            ReciprocalRankFusion(alpha=bad)  # type: ignore[arg-type]
+    for bad_k in (-1, 1.5, True):
+        with pytest.raises(ValueError, match=r"^k must be an int >= 0 \(60 is usual\), got "):
+            ReciprocalRankFusion(k=bad_k)  # type: ignore[arg-type]
+
+
+def test_fused_values_and_explanations_are_exact():
+    weighted = WeightedFusion(alpha=0.25).fuse([1.0, 3.0, 2.0], [0.0, 0.5, 1.0])
+    assert weighted.values == [0.0, 0.625, 0.875]
+    assert weighted.details[1] == {
+        "method": "weighted",
+        "normalization": "minmax",
+        "alpha": 0.25,
+        "rerank_normalized": 1.0,
+        "first_stage_normalized": 0.5,
+    }
+    # ranks [3, 1, 2] and [3, 2, 1]; part = (k + 1) / (k + rank) = 2 / (1 + rank)
+    rrf = ReciprocalRankFusion(k=1, alpha=0.25).fuse([1.0, 3.0, 2.0], [0.0, 0.5, 1.0])
+    assert rrf.values == pytest.approx([0.5, 0.75, 0.25 * 2 / 3 + 0.75])
+    assert rrf.details[0] == {
+        "method": "rrf",
+        "k": 1,
+        "alpha": 0.25,
+        "rerank_rank": 3,
+        "first_stage_rank": 3,
+    }
+    with pytest.raises(ValueError) as misaligned:
+        WeightedFusion().fuse([1.0, 2.0], [1.0])
+    assert str(misaligned.value) == (
+        "cannot fuse 2 rerank scores with 1 first-stage scores; "
+        "pass one first-stage score per document."
+    )

@@ -125,3 +125,20 @@ def test_a_fused_ranking_with_huge_first_stage_scores_follows_the_agreement(meth
     fused = FusionReranker(BM25Reranker(), method=method)
     results = fused.rank("marathon training", documents, first_stage_scores=[1e308, 0.0, -1e308])
     assert [r.index for r in results] == [0, 1, 2]
+
+
+def test_normalized_values_are_exact() -> None:
+    values = [1.0, 2.0, 3.0, 6.0]  # mean 3, population standard deviation sqrt(3.5)
+    assert min_max(values) == [0.0, 0.2, 0.4, 1.0]
+    phi = [0.5 * (1.0 + math.erf((v - 3.0) / math.sqrt(3.5) / math.sqrt(2.0))) for v in values]
+    assert z_score(values) == pytest.approx(phi, abs=1e-15)
+    assert z_score([3.0, 3.0]) == [0.5, 0.5]
+    with pytest.raises(ValueError) as raised:
+        min_max([1.0, math.inf])
+    assert str(raised.value) == (
+        "cannot normalize scores[1] = inf: scores must be finite numbers. "
+        "Clip infinite scores to a finite bound, or use rank-based fusion ('rrf')."
+    )
+    with pytest.raises(ValueError) as unknown:
+        WeightedFusion(normalization="l2")
+    assert str(unknown.value) == "Unknown normalization 'l2'; choose one of minmax, zscore."

@@ -7,6 +7,8 @@ import copy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rerank_plus import BM25Reranker
+from rerank_plus.results import RankedResult
+from rerank_plus.selection.order import order_results, select_results
 
 from tests.strategies import WORDS, document_lists, queries, thresholds, top_ns
 
@@ -64,3 +66,28 @@ def test_scores_do_not_depend_on_input_order(query, documents):
     assert forward.keys() == backward.keys()
     for index, score in forward.items():
         assert abs(score - backward[index]) < 1e-9
+
+
+def test_equal_relevance_falls_back_to_the_raw_score_then_the_input_order():
+    results = [
+        RankedResult(index=0, score=2.0, relevance_score=1.0),
+        RankedResult(index=1, score=5.0, relevance_score=1.0),
+        RankedResult(index=2, score=5.0, relevance_score=1.0),
+        RankedResult(index=3, score=9.0, relevance_score=0.5),
+    ]
+    assert [r.index for r in order_results(results)] == [1, 2, 0, 3]
+
+
+def test_a_threshold_keeps_a_relevance_equal_to_it():
+    ordered = [
+        RankedResult(index=0, score=3.0, relevance_score=0.75),
+        RankedResult(index=1, score=2.0, relevance_score=0.5),
+        RankedResult(index=2, score=1.0, relevance_score=0.25),
+    ]
+    assert [r.index for r in select_results(ordered, threshold=0.5)] == [0, 1]
+    assert [r.index for r in select_results(ordered, top_n=1, threshold=0.5)] == [0]
+    assert [r.index for r in select_results(ordered, top_n=2)] == [0, 1]
+    assert select_results(ordered) == ordered
+    ranked = RERANKER.rank("cat", ["cat cat", "cat dog", "dog"])
+    kept = RERANKER.rank("cat", ["cat cat", "cat dog", "dog"], threshold=ranked[1].relevance_score)
+    assert kept == ranked[:2]

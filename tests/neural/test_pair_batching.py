@@ -36,6 +36,13 @@ def test_short_pairs_are_not_padded_to_a_long_one() -> None:
 def test_token_estimate_stops_at_the_model_window() -> None:
     assert estimate_tokens("q", "word " * 1000, limit=512) == 512
     assert estimate_tokens("what", "a short text", limit=512) == 7
+    assert estimate_tokens("what", "a short text.", limit=512) == 7  # 17 chars: whole tokens
+    assert estimate_tokens("what", "a short text.", limit=7) == 7
+
+
+def test_a_batch_may_fill_its_budget_exactly() -> None:
+    assert length_batches([100, 100, 100], max_pairs=8, max_tokens=200) == [[0, 1], [2]]
+    assert length_batches([100, 100, 100], max_pairs=2, max_tokens=1000) == [[0, 1], [2]]
 
 
 def test_windows_overlap_and_reach_the_end() -> None:

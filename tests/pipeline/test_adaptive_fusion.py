@@ -19,7 +19,7 @@ from rerank_plus.combine import (
 )
 from rerank_plus.combine.adaptive import confidence
 from rerank_plus.combine.query_language import dominant_script, reads_query, reads_script
-from rerank_plus.combine.scale import unit_scale
+from rerank_plus.combine.scale import UnitScale, unit_scale
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 pairs = st.integers(min_value=0, max_value=40).flatmap(
@@ -141,6 +141,39 @@ def test_each_query_is_read_once() -> None:
     assert weights["Wo schläft die Katze?"] > weights["Where does the cat sleep?"]
 
 
+class FixedDetector:
+    """A detector with a set verdict: the unreliable and cross-script answers a real one gives
+    only on some texts."""
+
+    def __init__(self, detection: Detection) -> None:
+        self.detection = detection
+
+    def detect(self, text: str) -> Detection:
+        return self.detection
+
+
+@pytest.mark.parametrize(
+    ("detection", "expected"),
+    [
+        (Detection("en", 0.9, reliable=True), ("en", True)),
+        (Detection("de", 0.9, reliable=True), ("de", False)),
+        (Detection("de", 0.4, reliable=False), (None, None)),
+        (Detection(None, 0.0, reliable=True), (None, None)),
+        (Detection("ru", 0.9, reliable=True), (None, None)),  # Latin letters, Cyrillic language
+    ],
+)
+def test_a_detection_counts_only_when_reliable_and_in_the_querys_script(
+    detection, expected
+) -> None:
+    query = "Wann wurde sie gegründet?"
+    assert reads_query(query, ("en",), FixedDetector(detection)) == expected
+
+
+def test_without_a_detector_only_the_script_can_tell() -> None:
+    assert reads_query("Wann wurde sie gegründet?", ("en",), None) == (None, None)
+    assert reads_query("Πότε ιδρύθηκε;", ("en",), None) == ("greek", False)
+
+
 def test_scripts_of_mixed_and_kana_text() -> None:
     assert dominant_script("カタカナとひらがな") == "CJK"
     assert dominant_script("The word Γάτα") == "LATIN"
@@ -212,6 +245,29 @@ def test_unit_scale_at_the_edges(values, unit, confidence_value) -> None:
     scale = unit_scale(values)
     assert [scale.unit(i) for i in range(len(values))] == unit
     assert scale.confidence == confidence_value
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        ([], UnitScale([], 0.0, 1.0, False, 0.0)),
+        ([3.0, 3.0], UnitScale([0.5, 0.5], 0.0, 1.0, False, 0.0)),
+        ([4.0, 2.0, 3.0], UnitScale([4.0, 2.0, 3.0], 2.0, 2.0, True, 1.0)),
+        (list(range(11)), UnitScale([float(v) for v in range(11)], 0.0, 10.0, True, 0.9)),
+        # the span overflows: every value halved (exact)
+        (
+            [1.5e308, -1.5e308, 0.0],
+            UnitScale([7.5e307, -7.5e307, 0.0], -7.5e307, 1.5e308, True, 1.0),
+        ),
+        # the sum overflows, the span does not
+        ([1.5e308, 1.5e308, 0.0], UnitScale([1.5e308, 1.5e308, 0.0], 0.0, 1.5e308, True, 1.0)),
+        ([math.inf, 2.0, 1.0, -math.inf], UnitScale([1.0, 1.0, 0.0, 0.0], 0.0, 1.0, True, 1.0)),
+        ([math.inf, -math.inf], UnitScale([1.0, 0.0], 0.0, 1.0, True, 1.0)),
+        ([math.inf, math.inf], UnitScale([1.0, 1.0], 0.0, 1.0, False, 0.0)),
+    ],
+)
+def test_unit_scale_keeps_low_span_spread_and_confidence(values, expected) -> None:
+    assert unit_scale(values) == expected
 
 
 def test_subnormal_and_huge_spans_fuse_exactly() -> None:

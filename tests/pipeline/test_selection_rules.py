@@ -113,6 +113,8 @@ def test_budget_in_a_pipeline_keeps_rank_order_and_counts(bm25: BM25Reranker) ->
     ("arguments", "error", "message"),
     [
         ((0,), ValueError, "max_tokens must be a positive int"),
+        ((True,), ValueError, "max_tokens must be a positive int, got True"),
+        ((2.5,), ValueError, "max_tokens must be a positive int, got 2.5"),
         ((10, "words"), TypeError, "counter must be a callable"),
     ],
 )
@@ -124,3 +126,10 @@ def test_bad_budgets_are_refused(arguments, error, message) -> None:
 def test_a_counter_returning_nonsense_is_named() -> None:
     with pytest.raises(TypeError, match="the token counter returned -1"):
         TokenBudget(5, counter=lambda text: -1).keep(["x"])
+
+
+def test_a_counter_may_return_zero_but_only_an_int() -> None:
+    assert TokenBudget(5, counter=lambda text: 0).keep(["", "x", "y"]) == 3
+    for nonsense in (True, 2.5, "3"):
+        with pytest.raises(TypeError, match=f"the token counter returned {nonsense!r};"):
+            TokenBudget(5, counter=lambda text, value=nonsense: value).keep(["x"])
