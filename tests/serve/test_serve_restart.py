@@ -45,14 +45,22 @@ DOCS = [
 ]
 
 
-def start(port: int, models_config: Path, *options: str) -> subprocess.Popen[bytes]:
+def start(
+    port: int, models_config: Path, *options: str, sigint_ignored: bool = False
+) -> subprocess.Popen[bytes]:
+    """The server in a subprocess; ``sigint_ignored`` starts it as a script's background job
+    is started (SIGINT ignored, inherited through exec)."""
     skip_without_the_server_extra()
     command = [
         sys.executable, "-m", "rerank_plus.cli", "serve", "--port", str(port),
         "--config", f"bm25={models_config}", "--log-level", "warning", *options,
     ]  # fmt: skip
+    sigint = signal.SIG_IGN if sigint_ignored else signal.SIG_DFL
     process = subprocess.Popen(
-        command, env=serve_environment(RERANK_PLUS_API_KEYS=API_KEY), cwd=ROOT
+        command,
+        env=serve_environment(RERANK_PLUS_API_KEYS=API_KEY),
+        cwd=ROOT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
     )
     try:
         wait_until_up(f"http://127.0.0.1:{port}", process)
@@ -180,9 +188,10 @@ def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(tmp_path: Path
     assert slow["at"] > signalled  # it was in flight when the signal came, and still answered
 
 
-def test_a_second_signal_stops_at_once(models_config: Path) -> None:
+@pytest.mark.parametrize("sigint_ignored", [False, True], ids=["sigint-default", "sigint-ignored"])
+def test_a_second_signal_stops_at_once(models_config: Path, sigint_ignored: bool) -> None:
     port = free_port()
-    process = start(port, models_config, "--drain-seconds", "60")
+    process = start(port, models_config, "--drain-seconds", "60", sigint_ignored=sigint_ignored)
     try:
         process.send_signal(signal.SIGTERM)
         time.sleep(0.5)

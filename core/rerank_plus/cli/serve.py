@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import signal
 import sys
 import threading
 from typing import Any
@@ -97,11 +98,14 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(models, settings)
     service = app.state.service
 
+    received: set[int] = set()
+
     class DrainingServer(uvicorn.Server):
         """On SIGINT/SIGTERM, answer new requests 503 while in-flight ones finish; with
         ``--drain-seconds``, stop listening only after that long (a second signal: at once)."""
 
         def handle_exit(self, sig: int, frame: Any) -> None:
+            received.add(sig)
             if service.draining or args.drain_seconds <= 0:
                 service.draining = True
                 super().handle_exit(sig, frame)
@@ -122,4 +126,6 @@ def run(args: argparse.Namespace) -> int:
         DrainingServer(config).run()  # after a graceful stop, uvicorn re-raises the signal
     except KeyboardInterrupt:
         return 130  # SIGINT's conventional status, without a traceback
-    return 0
+    # A process started with SIGINT ignored (a script's background job) gets nothing from the
+    # re-raise: the status still says how it was stopped.
+    return 130 if signal.SIGINT in received else 0
