@@ -209,4 +209,13 @@ def test_input_checks_accept_the_edges_of_each_range() -> None:
     for bad_score in (True, math.nan, None):
         with pytest.raises(TypeError, match=r"^first_stage_scores\[0\] is "):
             check_first_stage_scores([bad_score], 1)
+    plain = (0.5, 1e308, 1e308)  # plain floats whose sum overflows: still all finite
+    checked = check_first_stage_scores(plain, 3)
+    assert checked == [0.5, 1e308, 1e308] and isinstance(checked, list)
+    given = [0.25, 0.75]
+    assert check_first_stage_scores(given, 2) is not given  # a copy: the caller's list is theirs
+    with pytest.raises(TypeError, match=r"^first_stage_scores\[2\] is nan"):
+        check_first_stage_scores([0.1, 0.2, math.nan], 3)
+    with pytest.raises(ValueError, match=r"^first_stage_scores\[1\] is inf"):
+        check_first_stage_scores([0.1, math.inf, -math.inf], 3)
     assert check_metadata([None, {"a": 1}], 2) == [{}, {"a": 1}]

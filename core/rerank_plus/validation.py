@@ -50,6 +50,10 @@ def check_threshold(threshold: Any) -> float | None:
     return float(threshold)
 
 
+#: The type of nearly every first-stage score list's items, checked without a per-item loop.
+_PLAIN_FLOAT = frozenset({float})
+
+
 def check_first_stage_scores(scores: Any, n_documents: int) -> list[float] | None:
     """The first stage's scores as floats, one per document, or None when not given.
 
@@ -65,6 +69,10 @@ def check_first_stage_scores(scores: Any, n_documents: int) -> list[float] | Non
             f"first_stage_scores has {len(scores)} values for {n_documents} documents; "
             "pass one score per document, in the same order."
         )
+    if {*map(type, scores)} <= _PLAIN_FLOAT:  # the common case, checked in two passes
+        values = list(scores)
+        if math.isfinite(sum(values)):  # a sum is finite only if every value is
+            return values
     values = []
     for position, value in enumerate(scores):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):

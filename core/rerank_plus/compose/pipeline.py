@@ -178,7 +178,8 @@ class Pipeline(Reranker):
         cut: dict[str, int] = {}
         kept = select_results(ordered, threshold=threshold)
         cut["threshold"] = len(ordered) - len(kept)
-        relevance_rank = {r.index: rank for rank, r in enumerate(kept, start=1)}
+        explain = request.explain
+        relevance_rank = {r.index: rank for rank, r in enumerate(kept, start=1)} if explain else {}
         if self.cutoff is not None:
             count = self.cutoff.keep([r.relevance_score for r in kept])
             cut["cutoff"], kept = len(kept) - count, kept[:count]
@@ -197,7 +198,7 @@ class Pipeline(Reranker):
             count = self.budget.fit(tokens)
             cut["token_budget"], kept = len(kept) - count, kept[:count]
         logger.debug("pipeline: %d candidates, %d kept, cut %s", len(documents), len(kept), cut)
-        if not request.explain:
+        if not explain:
             return kept
         stopped = next((rule for rule, count in reversed(cut.items()) if count), None)
         out = []

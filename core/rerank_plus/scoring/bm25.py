@@ -143,14 +143,18 @@ class BM25Reranker(Reranker):
         ]
         raw = [0.0] * len(documents)
         relevance = [0.0] * len(documents)
-        explanations: list[dict[str, Any]] = [
-            {
-                "query_language": query_language,
-                "document_language": language,
-                "document_analysis": analysis.path,
-            }
-            for language, analysis in zip(languages, analyses, strict=True)
-        ]
+        explanations: list[dict[str, Any]] = (
+            [
+                {
+                    "query_language": query_language,
+                    "document_language": language,
+                    "document_analysis": analysis.path,
+                }
+                for language, analysis in zip(languages, analyses, strict=True)
+            ]
+            if explain
+            else []
+        )
         if not any(analysis.terms for analysis in analyses):
             return Scores(raw, relevance, explanations if explain else None)
         engine = self._engine([analysis.term_frequencies for analysis in analyses])
