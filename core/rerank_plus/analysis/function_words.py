@@ -18,6 +18,7 @@ from functools import cache, lru_cache
 from itertools import chain
 
 from rerank_plus.analysis.languages import profile
+from rerank_plus.analysis.spacy_data import spacy_stop_words
 
 #: A text agrees with a language when at least this many of its words are that language's
 #: function words...
@@ -66,9 +67,7 @@ def _key(word: str) -> str:
 def _stop_words(code: str) -> frozenset[str]:
     if not profile(code).stop_words:
         return frozenset()
-    from spacy.util import get_lang_class
-
-    return frozenset(get_lang_class(code).Defaults.stop_words)
+    return spacy_stop_words(code)
 
 
 @lru_cache(maxsize=32)

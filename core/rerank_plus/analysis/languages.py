@@ -10,9 +10,10 @@ table in prose.
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass
 from functools import cache
+
+from rerank_plus.analysis.spacy_data import has_spacy_language, has_stop_word_list
 
 #: ISO 639-1 code -> script, for every language lingua can detect.
 LANGUAGE_SCRIPTS: dict[str, str] = {
@@ -99,10 +100,6 @@ def languages_of_script(script: str, among: tuple[str, ...]) -> tuple[str, ...]:
     return found
 
 
-def _has_spacy_language(code: str) -> bool:
-    return importlib.util.find_spec(f"spacy.lang.{code}") is not None
-
-
 def _simplemma_code(code: str) -> str | None:
     from simplemma.strategies.dictionaries.dictionary_factory import SUPPORTED_LANGUAGES
 
@@ -118,7 +115,7 @@ def profile(code: str) -> LanguageProfile:
     if code not in LANGUAGE_SCRIPTS:
         known = ", ".join(supported_languages())
         raise ValueError(f"Unknown language code {code!r}: use ISO 639-1 codes among {known}.")
-    spacy_language = _has_spacy_language(code)
+    spacy_language = has_spacy_language(code)
     tokenizer = code if spacy_language and code not in SPACY_TOKENIZER_NEEDS_EXTRA else "xx"
     lemmas = _simplemma_code(code)
     return LanguageProfile(
@@ -127,5 +124,5 @@ def profile(code: str) -> LanguageProfile:
         tokenizer=tokenizer,
         lemmas=lemmas,
         stemmer=None if lemmas else SNOWBALL.get(code),
-        stop_words=spacy_language,
+        stop_words=has_stop_word_list(code),
     )

@@ -6,6 +6,7 @@ from functools import cache
 
 from rerank_plus.analysis.languages import profile
 from rerank_plus.analysis.normalize import fold
+from rerank_plus.analysis.spacy_data import spacy_stop_words
 
 
 @cache
@@ -14,7 +15,4 @@ def stop_words(language: str) -> frozenset[str]:
     list (and always for the neutral analysis: no language's stop words fit unknown text)."""
     if not profile(language).stop_words:
         return frozenset()
-    from spacy.util import get_lang_class
-
-    words = get_lang_class(language).Defaults.stop_words
-    return frozenset(fold(word, language) for word in words)
+    return frozenset(fold(word, language) for word in spacy_stop_words(language))
