@@ -9,7 +9,9 @@ the collection is absent), written to Parquet first. In one run:
   the scaling efficiency
   (2 workers / 1 worker) and the ratio to the local engine (the baseline);
 - the same for the bi-encoder (all-MiniLM-L6-v2, offline) on ``--encoder-queries`` rows;
-- Ray's fixed cost: ``ray.init`` and a 4-query job with one worker;
+- Ray's fixed cost: ``ray.init`` and a 4-query job with one worker, and the local engine's
+  own start-up (a fresh process building BM25+NLP and ranking one query), from which the
+  arithmetic of the 2-worker target (per-worker rates past the fixed costs) is written;
 - peak RSS of a local job over 10k and 100k rows (``--memory``), each in its own process.
 
 Writes the "batch" section of docs/benchmarks.md, with the machine's load (``uptime``).
@@ -169,6 +171,55 @@ def ray_fixed_cost(scratch: Path, rows: list[dict[str, Any]]) -> tuple[float, fl
     return init, floor, job
 
 
+def local_start() -> float:
+    """Seconds a fresh process spends building BM25+NLP and ranking its first query (the
+    start-up inside the local engine's figure; a Ray actor pays it too), rerank-plus imported."""
+    child = subprocess.run(
+        [sys.executable, __file__, "--start-child"], capture_output=True, text=True, check=True
+    )
+    return float(child.stdout.strip().splitlines()[-1])
+
+
+def start_child() -> None:
+    from rerank_plus import from_config
+
+    started = time.perf_counter()
+    from_config(BM25).rank("warm up", ["the analyzer and its languages load here"])
+    print(time.perf_counter() - started)
+
+
+def arithmetic(count: int, by_engine: dict[str, float], fixed: float, start: float) -> str:
+    """What 2 workers can reach, from the measured rates past the fixed costs."""
+    local_s = count / by_engine["local"]
+    local_rate = count / (local_s - start)  # the local engine past its own start-up
+    one = count / (count / by_engine["ray, 1 worker"] - fixed)
+    two = count / (count / by_engine["ray, 2 workers"] - fixed)
+    target_s = local_s / 1.6
+    ideal_s = fixed + count / (2 * one)
+    lines = [
+        f"Arithmetic of the 2-worker target at {count:,} queries: the local engine takes "
+        f"{local_s:.1f} s, {start:.1f} s of it its own start-up, so {local_rate:,.0f} "
+        f"queries/s past it; Ray's fixed cost F = {fixed:.1f} s; past F, 1 worker reranks "
+        f"{one:,.0f} queries/s and 2 workers {two:,.0f} ({two / (2 * local_rate):.2f} of twice "
+        f"the local rate). 1.6x local means {target_s:.1f} s. 2 workers at twice the "
+        f"1-worker rate would take F + {count / (2 * one):.1f} s = {ideal_s:.1f} s "
+        f"({local_s / ideal_s:.2f}x); at the measured 2-worker rate, "
+        f"{count / two:.1f} s of work alone ({local_s / (count / two):.2f}x with no fixed cost).",
+    ]
+    # local(n) = start + n / local_rate, ray(n) = F + n / two: 1.6x from n on, if ever
+    gain = 1 / local_rate - 1.6 / two
+    if gain > 0:
+        lines.append(
+            f"At these rates 1.6x is reached from {(1.6 * fixed - start) / gain:,.0f} queries."
+        )
+    else:
+        lines.append(
+            f"At these rates 1.6x is reached at no query count: 2 workers would need "
+            f"{1.6 * local_rate:,.0f} queries/s past F, 0.8 of twice the local rate."
+        )
+    return " ".join(lines)
+
+
 def peak_rss(count: int, candidates: int, scratch: Path) -> tuple[float, float, float]:
     """(RSS after start-up, peak RSS, seconds) of a local job over ``count`` rows, in MiB,
     measured in a fresh process."""
@@ -208,6 +259,7 @@ def table(
     args: argparse.Namespace,
     speeds: dict[str, dict[str, float]],
     fixed: tuple[float, float, float],
+    start: float,
     memory: list[tuple[int, float, float, float]],
     load: tuple[str, str],
 ) -> str:
@@ -238,7 +290,11 @@ def table(
         f"Ray's fixed cost: `ray.init` {fixed[0]:.1f} s; a one-row Ray Data job with a "
         f"pass-through actor (planning, actor start, streaming) {fixed[1]:.1f} s; a 4-query job "
         f"with one worker (adds importing rerank-plus, building the reranker, loading its "
-        f"languages) {fixed[2]:.1f} s. Every Ray figure above includes its own actor start.",
+        f"languages) {fixed[2]:.1f} s. Every Ray figure above includes its own actor start. "
+        f"The local engine's own start-up (a fresh process building BM25+NLP and ranking "
+        f"one query) {start:.1f} s.",
+        "",
+        arithmetic(*speeds["BM25+NLP"], fixed[2], start),
     ]
     if memory:
         lines += [
@@ -265,9 +321,13 @@ def main() -> None:
     parser.add_argument("--memory-candidates", type=int, default=10)
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--rss-child", help=argparse.SUPPRESS)
+    parser.add_argument("--start-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.rss_child:
         rss_child(Path(args.rss_child))
+        return
+    if args.start_child:
+        start_child()
         return
     load_before = os.popen("uptime").read().strip().split("load average: ")[-1]
     rows = base_rows(args.candidates)
@@ -292,13 +352,15 @@ def main() -> None:
                 {"local": local_throughput(inputs[name], count, config, scratch, batch)},
             )
             print(name, "local", round(speeds[name][1]["local"], 1))
+        start = local_start()
+        print(f"local start-up {start:.1f} s")
         fixed = ray_fixed_cost(scratch, rows)
         print(f"ray.init {fixed[0]:.1f} s, bare job {fixed[1]:.1f} s, 4-query job {fixed[2]:.1f} s")
         for name, count, config, batch in jobs:
             speeds[name][1].update(ray_throughput(inputs[name], count, config, scratch, batch))
             print(name, {k: round(v, 1) for k, v in speeds[name][1].items()})
     load_after = os.popen("uptime").read().strip().split("load average: ")[-1]
-    body = table(args, speeds, fixed, memory, (load_before, load_after))
+    body = table(args, speeds, fixed, start, memory, (load_before, load_after))
     print(body)
     if not args.no_write:
         write_section("batch", body)

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from rerank_plus import BM25Reranker
 from rerank_plus.batch import BatchRowError, LostRowsError, Sink, run_batch
 from rerank_plus.cli import main
 
@@ -112,6 +113,28 @@ def test_a_lost_row_fails_the_job(tmp_path) -> None:
     sink.accept([{"query_id": "a", "results": []}])
     with pytest.raises(LostRowsError, match="1 of 2 rows did not come back"):
         sink.finish(2)
+
+
+@pytest.mark.parametrize("output", ["out.parquet", "out.jsonl"])
+def test_arrow_blocks_are_written_like_rows(xquad_rows, tmp_path, output) -> None:
+    """A worker's Arrow block (Ray's path) gives the file that its rows give: written as it is
+    when all its rows are new results, row by row when one is an error or comes back again."""
+    pa = pytest.importorskip("pyarrow")
+    from rerank_plus.batch.engines.ray_data import output_schema
+    from rerank_plus.batch.rows import rerank_rows
+
+    ranked = rerank_rows(BM25Reranker(), xquad_rows[:6], top_n=3)
+    blocks = [ranked[:3], ranked[3:], [{"query_id": "bad", "error": "no text"}], ranked[:1]]
+    by_rows = Sink(tmp_path / "rows" / output, None, strict=False)
+    by_blocks = Sink(tmp_path / "blocks" / output, None, strict=False)
+    for block in blocks:
+        by_rows.accept(block)
+        columns = {name: [row.get(name) for row in block] for name in output_schema().names}
+        by_blocks.accept_table(pa.Table.from_pydict(columns, schema=output_schema()))
+    summaries = [sink.finish(8) for sink in (by_rows, by_blocks)]
+    assert [(s.written, s.errors, s.repeated) for s in summaries] == [(6, 2, 1)] * 2
+    for name in (output, output + ".errors.jsonl"):
+        assert (tmp_path / "blocks" / name).read_bytes() == (tmp_path / "rows" / name).read_bytes()
 
 
 @pytest.mark.parametrize(

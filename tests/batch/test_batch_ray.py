@@ -74,6 +74,9 @@ def test_ray_gives_the_local_engines_results(
         assert summaries["ray"].errors == summaries["local"].errors == 2
         errors = {e: read_jsonl(tmp_path / f"{e}.jsonl.errors.jsonl") for e in ("local", "ray")}
         assert sorted(errors["ray"], key=str) == sorted(errors["local"], key=str)
+    if kind == "parquet":  # Parquet out: the actors' Arrow blocks are written as they come
+        run_batch(output=tmp_path / "ray.parquet", engine="ray", workers=2, top_n=10, **given)
+        assert keyed(pq.read_table(tmp_path / "ray.parquet").to_pylist()) == local
     reranker = BM25Reranker()
     for row in xquad_rows[:3]:  # and what rank() gives
         texts = [c["text"] for c in row["candidates"]]

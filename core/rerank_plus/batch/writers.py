@@ -50,6 +50,11 @@ class ParquetWriter:
             columns = {name: [row[name] for row in rows] for name in ("query_id", "results")}
             self._writer.write_table(self._pa.Table.from_pydict(columns, schema=self._schema))
 
+    def write_table(self, table: Any) -> None:
+        """Result rows already in Arrow (a Ray block): written with no Python conversion."""
+        if table.num_rows:
+            self._writer.write_table(table.cast(self._schema))
+
     def close(self) -> None:
         self._writer.close()
 

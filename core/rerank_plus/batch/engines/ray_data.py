@@ -3,11 +3,11 @@
 Splits of the input (Parquet row groups, byte ranges of JSONL lines; see
 :mod:`rerank_plus.batch.splits`) -> ``from_items`` -> ``map_batches`` with
 :class:`RerankActor`, which builds the reranker once per actor (a model is loaded ``workers``
-times, not once per batch) and reads its splits itself -> result blocks streamed back to this
-process, which writes them as they arrive. Ray retries the splits of an actor that dies
-(actors restart, tasks retry); :class:`rerank_plus.batch.sink.Sink` writes each query once and
-checks that every row came back. (The module is not named ``ray.py``: ``import ray`` must
-never mean it.)
+times, not once per batch) and reads its splits itself -> Arrow result blocks streamed back
+to this process, which writes them as they arrive (to Parquet as they are, with no Python
+conversion). Ray retries the splits of an actor that dies (actors restart, tasks retry);
+:class:`rerank_plus.batch.sink.Sink` writes each query once and checks that every row came
+back. (The module is not named ``ray.py``: ``import ray`` must never mean it.)
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rerank_plus.batch.readers import RowSource, pyarrow_modules
-from rerank_plus.batch.rows import Row, rerank_rows
+from rerank_plus.batch.rows import rerank_rows
 from rerank_plus.batch.sink import Sink
 from rerank_plus.batch.source import Recipe, RerankerSource, build, recipe
 from rerank_plus.batch.splits import plan_splits, read_split
@@ -106,19 +106,10 @@ def run_ray(
         num_gpus=num_gpus or None,
     )
     for table in ranked.iter_batches(batch_size=None, batch_format="pyarrow"):
-        sink.accept(_rows(table))
+        sink.accept_table(table)
     return rows_in
 
 
 def _cluster_cpus(ray: Any, per_actor: float) -> int:
     """One actor per ``per_actor`` CPUs of the cluster, at least one."""
     return max(1, int(ray.cluster_resources().get("CPU", 1) // per_actor))
-
-
-def _rows(table: Any) -> list[Row]:
-    return [
-        {"query_id": row["query_id"], "error": row["error"]}
-        if row["error"] is not None
-        else {"query_id": row["query_id"], "results": row["results"]}
-        for row in table.to_pylist()
-    ]
