@@ -76,7 +76,6 @@ def run(args: argparse.Namespace) -> int:
         from rerank_plus.serve.auth import API_KEYS_ENV, load_api_keys
         from rerank_plus.serve.heap import settle_heap
         from rerank_plus.serve.models import warm_up
-        from rerank_plus.serve.threads import share_torch_threads
     except ImportError as error:
         missing = MissingExtraError(error.name or "fastapi", "server", "rerank-plus serve")
         print(f"rerank-plus serve: error: {missing}", file=sys.stderr)
@@ -99,7 +98,6 @@ def run(args: argparse.Namespace) -> int:
     warm_up(models)
     app = create_app(models, settings)
     service = app.state.service
-    share_torch_threads(settings.scoring_threads)
     settle_heap()
 
     received: set[int] = set()
