@@ -8,6 +8,7 @@ The reranker is a real cross-encoder (the tiny model trained in tests/neural/con
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,24 @@ class FailsOnOneQuery(CountingCrossEncoder):
     ) -> list[Scores]:
         if "explode" in queries:
             raise RerankPlusError("the model failed on this input")
+        return super().score_many(queries, documents, contexts)
+
+
+class HeldCrossEncoder(CountingCrossEncoder):
+    """Scores only once ``release`` is set, as a model stuck on a long input would."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.release = threading.Event()
+
+    def score_many(
+        self,
+        queries: Sequence[str],
+        documents: Sequence[Sequence[str]],
+        contexts: Sequence[Context],
+    ) -> list[Scores]:
+        if "slow" in queries:
+            self.release.wait(timeout=30)
         return super().score_many(queries, documents, contexts)
 
 
@@ -198,3 +217,23 @@ async def test_lexical_requests_in_the_same_turn_share_a_thread_hand_off() -> No
     )
     assert 'rerank_plus_batch_requests_sum{model="bm25"} 16.0' in text
     assert count < len(bodies)
+
+
+async def test_a_request_over_its_time_limit_gets_504_and_the_others_go_on(
+    tiny_cross_encoder_path: Path,
+) -> None:
+    reranker = HeldCrossEncoder(tiny_cross_encoder_path)
+    slow = {"query": "slow", "documents": documents_for(1)}
+    fast = {"query": "race", "documents": documents_for(2)}
+    try:
+        async with client_for(reranker, request_timeout=0.3, batch_wait=0.0) as client:
+            answer = await client.post("/v2/rerank", json=slow)
+            assert answer.status_code == 504
+            assert "longer than 0.3 s" in answer.json()["message"]
+            reranker.release.set()  # the held batch finishes for nobody; the server goes on
+            after = await client.post("/v2/rerank", json=fast)
+    finally:
+        reranker.release.set()
+    assert after.status_code == 200
+    want = CountingCrossEncoder(tiny_cross_encoder_path).rank(fast["query"], fast["documents"])
+    assert [r["index"] for r in after.json()["results"]] == [r.index for r in want]

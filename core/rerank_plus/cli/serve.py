@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
         from rerank_plus.serve import ServeSettings, create_app, load_models
         from rerank_plus.serve.auth import API_KEYS_ENV, load_api_keys
+        from rerank_plus.serve.heap import settle_heap
         from rerank_plus.serve.models import warm_up
     except ImportError as error:
         missing = MissingExtraError(error.name or "fastapi", "server", "rerank-plus serve")
@@ -97,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
     warm_up(models)
     app = create_app(models, settings)
     service = app.state.service
+    settle_heap()
 
     received: set[int] = set()
 

@@ -13,9 +13,9 @@ import functools
 import re
 import uuid
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
@@ -80,7 +80,9 @@ class RerankService:
         self.metrics = metrics
         self.draining = False
         # Scoring holds the GIL; more threads than cores only add switching and contention.
-        self.scoring = anyio.CapacityLimiter(settings.scoring_threads)
+        self.scoring = ThreadPoolExecutor(
+            settings.scoring_threads, thread_name_prefix="rerank-plus-scoring"
+        )
         # Neural models wait up to batch_wait for neighbours. The others only take the requests
         # that arrived in the same event-loop turn: no added wait, one thread hand-off for many.
         self.batchers = {
@@ -88,7 +90,7 @@ class RerankService:
                 reranker,
                 wait=settings.batch_wait if shares_batches(reranker) else 0.0,
                 max_size=settings.batch_size,
-                limiter=self.scoring,
+                executor=self.scoring,
                 on_batch=metrics.batch_size.labels(name).observe,
             )
             for name, reranker in self.models.items()
@@ -141,8 +143,9 @@ class RerankService:
         self.check(query, texts)
         item = RankInput(query, texts, first_stage_scores, metadata)
         try:
-            with anyio.fail_after(self.settings.request_timeout):
-                results = await self.batchers[key].rank(item, top_n, explain=explain)
+            results = await self.batchers[key].rank(
+                item, top_n, explain=explain, timeout=self.settings.request_timeout
+            )
         except TimeoutError as error:
             raise ApiError(
                 504,

@@ -7,6 +7,11 @@ dynamic batcher and text-embeddings-inference's queue do; the first request of a
 most ``wait``, a full batch goes at once. With ``wait=0`` a batch is what arrived in the same
 event-loop turn: no added latency, and one thread hand-off instead of one per request.
 
+The hand-off is the event loop's own ``run_in_executor`` on a bounded thread pool, and a
+request's time limit is one timer on its future: anyio's ``to_thread`` (limiter, cancel scope,
+worker bookkeeping) and its ``fail_after`` cancel scope cost more CPU per request, on the one
+core the event loop and scoring share under the GIL.
+
 Requests are grouped by ``(top_n, explain)``, the arguments ``rank_many`` shares across its
 inputs: a pipeline's selection reads ``top_n`` (diversity, token budgets), so cutting one longer
 list per request afterwards would not equal ``rank``. Each request is checked before it joins a
@@ -19,9 +24,8 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass
-
-import anyio
 
 from rerank_plus.reranker import RankInput, Reranker, checked_request
 from rerank_plus.results import RankedResult
@@ -44,7 +48,8 @@ class _Waiting:
 class MicroBatcher:
     """Gathers one reranker's concurrent requests into ``rank_many`` calls in worker threads.
 
-    ``limiter`` bounds how many batches (with the server's other scoring) run at once.
+    ``executor`` runs the batches; its size bounds how many (with the server's other
+    scoring) run at once.
     ``on_batch`` is told each batch's size (for metrics).
     """
 
@@ -54,7 +59,7 @@ class MicroBatcher:
         *,
         wait: float,
         max_size: int,
-        limiter: anyio.CapacityLimiter,
+        executor: Executor,
         on_batch: Callable[[int], None] | None = None,
     ) -> None:
         if wait < 0 or max_size < 1:
@@ -64,16 +69,22 @@ class MicroBatcher:
         self.reranker = reranker
         self.wait = wait
         self.max_size = max_size
-        self.limiter = limiter
+        self.executor = executor
         self.on_batch = on_batch
         self._open: dict[BatchKey, list[_Waiting]] = {}
         self._timers: dict[BatchKey, asyncio.TimerHandle] = {}
         self._running: set[asyncio.Task[None]] = set()
 
     async def rank(
-        self, item: RankInput, top_n: int | None = None, *, explain: bool = False
+        self,
+        item: RankInput,
+        top_n: int | None = None,
+        *,
+        explain: bool = False,
+        timeout: float | None = None,
     ) -> list[RankedResult]:
-        """What ``reranker.rank`` returns for ``item``, scored together with its neighbours."""
+        """What ``reranker.rank`` returns for ``item``, scored together with its neighbours;
+        :class:`TimeoutError` after ``timeout`` seconds (the batch goes on for the others)."""
         checked_request(
             item.query, item.documents, top_n, None, explain, item.first_stage_scores, item.metadata
         )
@@ -86,7 +97,13 @@ class MicroBatcher:
             self._close(key)
         elif len(group) == 1:
             self._timers[key] = loop.call_later(self.wait, self._close, key)
-        return await waiting.answer
+        if timeout is None:
+            return await waiting.answer
+        expiry = loop.call_later(timeout, _expire, waiting)
+        try:
+            return await waiting.answer
+        finally:
+            expiry.cancel()
 
     def _close(self, key: BatchKey) -> None:
         timer = self._timers.pop(key, None)
@@ -105,7 +122,7 @@ class MicroBatcher:
             self.reranker.rank_many, [w.item for w in batch], top_n, explain=explain
         )
         try:
-            answers = await anyio.to_thread.run_sync(rank_many, limiter=self.limiter)
+            answers = await asyncio.get_running_loop().run_in_executor(self.executor, rank_many)
         except Exception as error:
             if len(batch) == 1:
                 _fail(batch[0], error)
@@ -129,7 +146,7 @@ class MicroBatcher:
             metadata=item.metadata,
         )
         try:
-            answer = await anyio.to_thread.run_sync(rank, limiter=self.limiter)
+            answer = await asyncio.get_running_loop().run_in_executor(self.executor, rank)
         except Exception as error:
             _fail(waiting, error)
         else:
@@ -145,3 +162,7 @@ def _answer(waiting: _Waiting, answer: list[RankedResult]) -> None:
 def _fail(waiting: _Waiting, error: BaseException) -> None:
     if not waiting.answer.done():
         waiting.answer.set_exception(error)
+
+
+def _expire(waiting: _Waiting) -> None:
+    _fail(waiting, TimeoutError())
