@@ -179,3 +179,56 @@ def test_a_new_export_recipe_does_not_read_old_exports(
     CrossEncoderReranker(model, device="cpu", backend="onnx").score(QUERY, DOCUMENTS)
     assert exports == ["export"]
     assert len(set(onnx_cache.rglob("model.onnx")) - old) == 1  # a folder of its own
+
+
+def test_int8_keeps_the_feed_forward_blocks_in_float32(tiny_cross_encoder_path, onnx_cache) -> None:
+    """The roles come from the fused graph's structure: one of each per layer; the int8 copy
+    quantizes attention's projections and keeps the feed-forward blocks float32."""
+    from collections import Counter
+
+    import onnx
+    from rerank_plus.scoring import onnx_int8
+    from sentence_transformers import CrossEncoder
+
+    encoder = CrossEncoder(str(tiny_cross_encoder_path), device="cpu")
+    path = onnx_backend.exported(
+        "tiny", encoder.model, "int8", onnx_backend.input_names(encoder.model)
+    )
+    roles = onnx_int8.weight_roles(onnx.load(str(path.parent / "model.onnx")).graph)
+    layers = encoder.model.config.num_hidden_layers
+    counts = Counter(roles.values())
+    for role in (
+        onnx_int8.ATTENTION_INPUT,
+        onnx_int8.ATTENTION_OUTPUT,
+        onnx_int8.FEED_FORWARD_INPUT,
+        onnx_int8.FEED_FORWARD_OUTPUT,
+    ):
+        assert counts[role] == layers, (role, counts)
+    quantized = onnx.load(str(path)).graph.node
+    still_float = {node.name for node in quantized if node.op_type == "MatMul"}
+    expected = {name for name, role in roles.items() if role in onnx_int8.FLOAT32_ROLES}
+    assert still_float == expected
+    assert {
+        onnx_int8.FEED_FORWARD_INPUT,
+        onnx_int8.FEED_FORWARD_OUTPUT,
+    } == onnx_int8.FLOAT32_ROLES
+    assert sum(node.op_type == "QAttention" for node in quantized) == layers
+
+
+def test_a_graph_without_fused_roles_is_quantized_whole() -> None:
+    """A product the rules do not place (no attention or GELU around it) counts as "other",
+    which int8 quantizes."""
+    from onnx import TensorProto, helper
+    from rerank_plus.scoring import onnx_int8
+
+    graph = helper.make_graph(
+        [
+            helper.make_node("MatMul", ["x", "w1"], ["h"], name="first"),
+            helper.make_node("Relu", ["h"], ["r"], name="act"),
+            helper.make_node("MatMul", ["r", "w2"], ["y"], name="second"),
+        ],
+        "plain",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])],
+    )
+    assert onnx_int8.weight_roles(graph) == {"first": "other", "second": "other"}

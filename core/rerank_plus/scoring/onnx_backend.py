@@ -8,7 +8,8 @@ transformer optimizer recognizes: it fuses each layer's attention, GELU and resi
 LayerNorms into single operators (what optimum's ``optimize`` does), which runs faster on the
 CPU at the same scores. ``quantize="int8"`` then applies ONNX Runtime's dynamic quantization to
 the weight matrices of that fused graph (int8 weights, activations quantized per batch), the
-recipe FlashRank and sentence-transformers ship for CPUs.
+recipe FlashRank and sentence-transformers ship for CPUs, but for the feed-forward blocks'
+second matrices (see ``onnx_int8``).
 
 Exports are cached under ``$RERANK_PLUS_CACHE/onnx`` (default ``~/.cache/rerank-plus/onnx``),
 keyed by the model's name, configuration and a fingerprint of its weights, so the export
@@ -29,16 +30,16 @@ from typing import Any
 import numpy as np
 
 from rerank_plus.errors import MissingExtraError, ModelLoadError
+from rerank_plus.scoring.onnx_int8 import quantize_int8
 
 #: ONNX operator set of the export: scaled-dot-product attention needs 14 or later.
 OPSET = 17
 #: What the cached files are made with; changing the recipe changes the cache key, so no
 #: export made by an older recipe is read back.
-RECIPE = "eager attention, transformer optimizer, int8 MatMul weights reduce_range"
-#: Operators whose weights int8 quantizes: the dense layers and the fused attention's input
-#: projection. Embedding lookups (Gather) stay in float32: quantizing them costs fidelity and
-#: saves no time.
-INT8_OPERATORS = ["MatMul", "Attention"]
+RECIPE = (
+    "eager attention, transformer optimizer, int8 MatMul weights reduce_range, "
+    "feed-forward blocks float32"
+)
 #: Values hashed from each end of every weight tensor: enough to tell two models apart
 #: without reading a whole large model.
 FINGERPRINT_VALUES = 256
@@ -187,33 +188,6 @@ def optimize(source: Path, target: Path, shape: tuple[int, int] | None) -> None:
     heads, hidden = shape or (0, 0)  # 0: read from the graph
     optimized = optimize_model(str(source), model_type="bert", num_heads=heads, hidden_size=hidden)
     optimized.save_model_to_file(str(target))
-
-
-def quantize_int8(source: Path, target: Path) -> None:
-    """ONNX Runtime's dynamic int8 quantization of the weight matrices in ``source``.
-
-    One scale per output channel, and 7-bit weights (``reduce_range``): on CPUs without
-    VNNI the u8 x s8 kernel adds pairs of products in 16 bits, which saturates with full-range
-    weights (ONNX Runtime's quantization guide); on the MiniLM check below it is the closer
-    of the two to float32. Only products with a constant weight matrix are quantized
-    (``MatMulConstBOnly``): attention's query x key and weights x value products stay float32.
-    """
-    import onnx
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    quantize_dynamic(
-        str(source),
-        str(target),
-        weight_type=QuantType.QInt8,
-        per_channel=True,
-        reduce_range=True,
-        op_types_to_quantize=INT8_OPERATORS,
-        extra_options={
-            "MatMulConstBOnly": True,
-            # The fused operators (com.microsoft domain) have no shape inference in onnx.
-            "DefaultTensorType": onnx.TensorProto.FLOAT,
-        },
-    )
 
 
 def exported(
