@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+import time
 from datetime import UTC, date, datetime
 
 import pytest
 from rerank_plus import BM25Reranker, FreshnessBoost, Pipeline, PriorBoost
-from rerank_plus.combine.boosts import build_boost
+from rerank_plus.combine.boosts import build_boost, parse_timestamp
 
 NOW = datetime(2025, 3, 31, 12, tzinfo=UTC)
 
@@ -43,6 +45,8 @@ def test_future_and_date_values() -> None:
         ({"timestamp": "last tuesday"}, "malformed timestamp 'last tuesday'"),
         ({"timestamp": [2024]}, "malformed timestamp [2024]"),
         ({"timestamp": None}, "malformed timestamp None"),
+        # ISO 8601 writes UTC as an upper-case Z only
+        ({"timestamp": "2025-03-30T12:00:00z"}, "malformed timestamp '2025-03-30T12:00:00z'"),
     ],
 )
 def test_missing_or_malformed_timestamps_are_unboosted_and_reported(metadata, problem) -> None:
@@ -112,3 +116,168 @@ def test_bad_boost_options(options, message) -> None:
 def test_a_pipeline_rejects_a_boost_given_as_a_dict() -> None:
     with pytest.raises(TypeError, match=r"boosts\[0\] is dict, not a boost.*from_config"):
         Pipeline(BM25Reranker(language="en"), boosts=[{"type": "prior", "field": "level"}])
+
+
+def test_freshness_explains_age_decay_and_factor_exactly() -> None:
+    boost = FreshnessBoost(field="published", half_life_days=10, weight=0.5, now=NOW)
+    assert boost.factor({"published": "2025-03-21T12:00:00Z"}) == (
+        1.25,
+        {
+            "boost": "freshness",
+            "field": "published",
+            "age_days": 10.0,
+            "decay": 0.5,
+            "factor": 1.25,
+        },
+    )
+    assert boost.factor({"timestamp": "2025-03-21"}) == (
+        1.0,
+        {
+            "boost": "freshness",
+            "field": "published",
+            "factor": 1.0,
+            "problem": "no 'published' field",
+        },
+    )
+    assert boost.factor({"published": "soon"}) == (
+        1.0,
+        {
+            "boost": "freshness",
+            "field": "published",
+            "factor": 1.0,
+            "problem": "malformed timestamp 'soon'",
+        },
+    )
+
+
+def test_freshness_with_zero_weight_is_unboosted_and_without_now_reads_the_clock() -> None:
+    assert FreshnessBoost(weight=0, now=NOW).factor({"timestamp": "2025-03-31"})[0] == 1.0
+    week_old = datetime.now(UTC).timestamp() - 7 * 86400
+    factor, explanation = FreshnessBoost(half_life_days=7, weight=1.0).factor(
+        {"timestamp": week_old}
+    )
+    assert factor == pytest.approx(1.5, abs=1e-4)
+    assert explanation["age_days"] == pytest.approx(7.0, abs=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (" 2024-05-01T12:00:00Z ", "2024-05-01T12:00:00+00:00"),
+        ("2024-05-01T12:00:00+02:00", "2024-05-01T12:00:00+02:00"),
+        ("2024-05-01", "2024-05-01T00:00:00+00:00"),
+        (date(2024, 5, 1), "2024-05-01T00:00:00+00:00"),
+        (datetime(2024, 5, 1, 8, 30), "2024-05-01T08:30:00+00:00"),
+        (0, "1970-01-01T00:00:00+00:00"),
+        (86400.5, "1970-01-02T00:00:00.500000+00:00"),
+    ],
+)
+def test_timestamps_of_every_kind_become_aware_datetimes(value, expected) -> None:
+    assert parse_timestamp(value).isoformat() == expected
+
+
+@pytest.mark.parametrize("value", [True, None, [2024], b"2024-05-01"])
+def test_a_timestamp_of_another_type_is_refused_by_name(value) -> None:
+    message = f"a timestamp must be a datetime, date, number or ISO string, not {value!r}"
+    with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
+        parse_timestamp(value)
+
+
+def test_prior_explanations_name_the_value_or_the_problem() -> None:
+    prior = PriorBoost("level", {"L3": 1.3, 2: 0}, default=0.5)
+    head = {"boost": "prior", "field": "level"}
+    assert prior.weights == {"L3": 1.3, "2": 0.0}
+    assert prior.factor({"level": "L3"}) == (1.3, {**head, "value": "L3", "factor": 1.3})
+    assert prior.factor({"level": 2}) == (0.0, {**head, "value": 2, "factor": 0.0})
+    assert prior.factor({}) == (0.5, {**head, "factor": 0.5, "problem": "no 'level' field"})
+    assert prior.factor({"level": True}) == (
+        0.5,
+        {**head, "factor": 0.5, "problem": "malformed 'level' value True"},
+    )
+    assert prior.factor({"level": "L9"}) == (
+        0.5,
+        {**head, "factor": 0.5, "problem": "value 'L9' has no weight"},
+    )
+    assert PriorBoost("level", {"L3": 2}, default=0).default == 0.0
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (
+            lambda: PriorBoost("", {"a": 1}),
+            "field must be a metadata key (a non-empty str), got ''.",
+        ),
+        (lambda: PriorBoost(3, {"a": 1}), "field must be a metadata key (a non-empty str), got 3."),
+        (
+            lambda: PriorBoost("level", ["a"]),
+            "weights must map field values to factors, got ['a'].",
+        ),
+        (
+            lambda: PriorBoost("level", {"a": -1}),
+            "weights['a'] must be a finite number >= 0, got -1.",
+        ),
+        (
+            lambda: PriorBoost("level", {"a": True}),
+            "weights['a'] must be a finite number >= 0, got True.",
+        ),
+        (
+            lambda: PriorBoost("level", {"a": 1}, default=-0.5),
+            "default must be a finite number >= 0, got -0.5.",
+        ),
+        (
+            lambda: FreshnessBoost(field=""),
+            "field must be a metadata key (a non-empty str), got ''.",
+        ),
+        (lambda: FreshnessBoost(field=7), "field must be a metadata key (a non-empty str), got 7."),
+        (
+            lambda: FreshnessBoost(half_life_days=0),
+            "half_life_days must be a finite number > 0, got 0.",
+        ),
+        (
+            lambda: FreshnessBoost(half_life_days=float("inf")),
+            "half_life_days must be a finite number > 0, got inf.",
+        ),
+        (lambda: FreshnessBoost(weight=-1), "weight must be a finite number >= 0, got -1."),
+        (lambda: FreshnessBoost(weight="1"), "weight must be a finite number >= 0, got '1'."),
+    ],
+)
+def test_bad_boost_arguments_give_the_whole_message(build, message) -> None:
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        build()
+
+
+def test_boosts_built_by_name_keep_their_options_and_say_them() -> None:
+    freshness = build_boost({"type": "freshness", "field": "updated", "half_life_days": 7})
+    assert repr(freshness) == "FreshnessBoost(field='updated', half_life_days=7.0, weight=0.5)"
+    assert freshness.now is None
+    prior = build_boost({"type": "prior", "field": "level", "weights": {"L1": 2}})
+    assert repr(prior) == "PriorBoost(field='level', weights={'L1': 2.0})"
+    # the TypeError's own words name the function (as Python spells it), then the keyword
+    message = (
+        r"^Bad options for boost 'freshness': .+\(\) got an unexpected keyword argument 'decay'\.$"
+    )
+    with pytest.raises(ValueError, match=message):
+        build_boost({"type": "freshness", "decay": 2})
+
+
+@pytest.mark.skipif(not hasattr(time, "tzset"), reason="time.tzset is Unix only")
+def test_epoch_seconds_are_utc_whatever_the_machine_time_zone(monkeypatch) -> None:
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert parse_timestamp(0).isoformat() == "1970-01-01T00:00:00+00:00"
+        assert parse_timestamp(datetime(2024, 5, 1, 8)).isoformat() == "2024-05-01T08:00:00+00:00"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_freshness_defaults() -> None:
+    boost = FreshnessBoost()
+    assert (boost.field, boost.half_life_days, boost.weight, boost.now) == (
+        "timestamp",
+        30.0,
+        0.5,
+        None,
+    )
