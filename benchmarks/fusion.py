@@ -14,7 +14,7 @@ a warm ``BM25Reranker`` rerank of 100 candidates against ``FusionReranker`` (ada
 on the same reranker, interleaved in one run, in CPU time of the measuring thread (other jobs on
 the machine slow both alike). Writes the "fusion" section of docs/benchmarks.md.
 
-    python benchmarks/fusion.py [--limit N] [--sets a,b] [--cascade N] [--no-write]
+    python benchmarks/fusion.py [--limit N] [--sets a,b] [--cascade N] [--no-write] [--cost-only]
 """
 
 from __future__ import annotations
@@ -353,7 +353,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument("--dump", help="also save the per-query scores to this .json.gz file")
+    parser.add_argument(
+        "--cost-only", action="store_true", help="measure and print the cost alone (no write)"
+    )
     args = parser.parse_args(argv)
+    if args.cost_only:
+        load = os.getloadavg()[0]
+        for level, (alone, fused) in cost().items():
+            print(
+                f"{level}: BM25 alone {alone:.3f} ms, fused {fused:.3f} ms, "
+                f"{100 * (fused / alone - 1):+.1f}% (load {load:.1f})"
+            )
+        return 0
     results, counts, timing = {}, {}, {}
     dump: dict | None = {} if args.dump else None
     for name in args.sets.split(","):
