@@ -139,9 +139,9 @@ _register_mutation_profile()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under the mutation profile, import spaCy's language data once, in the process mutmut forks
-    its workers from: language detection reads every language's stop words, and importing them
-    costs each worker about 10 s of CPU otherwise."""
+    """Under the mutation profile, import spaCy (torch with it, through thinc) and its language
+    packages once, in the process mutmut forks its workers from: each worker would otherwise
+    import them again for the tokenizers its tests build, seconds of CPU per mutant."""
     if config.getoption("--hypothesis-profile", None) != "mutation":
         return
     from rerank_plus.analysis.languages import profile, supported_languages
