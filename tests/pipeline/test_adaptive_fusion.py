@@ -327,3 +327,45 @@ def test_details_behave_as_a_sequence() -> None:
 def test_bad_options(options, message) -> None:
     with pytest.raises(ValueError, match=message):
         AdaptiveFusion(**options)
+
+
+def test_settings_and_repr_name_every_parameter() -> None:
+    fusion = AdaptiveFusion(0.3, 0.6, 0.7, 0.1, 0.9, first_stage_languages=["EN", "de"])
+    assert fusion.settings() == {
+        "method": "adaptive",
+        "alpha": 0.3,
+        "unread_alpha": 0.6,
+        "unread_script_alpha": 0.9,
+        "unknown_alpha": 0.7,
+        "confidence_weight": 0.1,
+        "first_stage_languages": ["de", "en"],
+    }
+    assert repr(fusion) == (
+        "AdaptiveFusion(alpha=0.3, unread_alpha=0.6, unread_script_alpha=0.9, "
+        "unknown_alpha=0.7, confidence_weight=0.1, first_stage_languages=['de', 'en'])"
+    )
+
+
+def test_signals_read_each_list_and_the_query() -> None:
+    fusion = AdaptiveFusion(detector=ANALYZER)
+    standing_out = [10.0] + [1.0] * 9 + [0.0]  # the best stands out of the top ten: 0.9
+    flat_top = [1.0] * 10 + [0.0]  # ten equal best: 0.0
+    assert fusion.signals(standing_out, flat_top, "Πότε ιδρύθηκε;") == Signals(
+        query_language="greek",
+        first_stage_reads_query=False,
+        rerank_confidence=0.9,
+        first_stage_confidence=0.0,
+        rerank_found_anything=True,
+        first_stage_reads_script=False,
+    )
+    assert fusion.signals([2.0] * 11, standing_out, None) == Signals(
+        None, None, 0.0, 0.9, False, first_stage_reads_script=None
+    )
+
+
+def test_fused_values_take_one_rounding_per_candidate() -> None:
+    # weight / span folded once per list, as the fast path does: dividing each value by its
+    # span first rounds differently in the last bit (0.3209876543209877 for the third)
+    fusion = AdaptiveFusion(unknown_alpha=0.35, confidence_weight=0.0)
+    fused = fusion.fuse([6.52, 7.89, 0.94], [0.03, 0.84, 0.43])
+    assert fused.values == [0.2810071942446043, 1.0, 0.32098765432098775]
