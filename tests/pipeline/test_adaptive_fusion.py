@@ -322,6 +322,14 @@ def test_details_behave_as_a_sequence() -> None:
         ({"alpha": 2}, r"alpha must be a number in \[0, 1\]"),
         ({"confidence_weight": -1}, r"confidence_weight must be a number in \[0, 1\]"),
         ({"first_stage_languages": "en"}, "first_stage_languages must be a list of ISO 639-1"),
+        ({"unread_alpha": 1.5}, r"^unread_alpha must be a number in \[0, 1\], got 1.5\.$"),
+        ({"unread_script_alpha": -0.1}, r"^unread_script_alpha must be a number in \[0, 1\]"),
+        ({"unknown_alpha": True}, r"^unknown_alpha must be a number in \[0, 1\], got True\.$"),
+        (
+            {"first_stage_languages": [1]},
+            r"^first_stage_languages must be a list of ISO 639-1 codes such as \['en'\], "
+            r"got \[1\]\.$",
+        ),
     ],
 )
 def test_bad_options(options, message) -> None:
@@ -369,3 +377,33 @@ def test_fused_values_take_one_rounding_per_candidate() -> None:
     fusion = AdaptiveFusion(unknown_alpha=0.35, confidence_weight=0.0)
     fused = fusion.fuse([6.52, 7.89, 0.94], [0.03, 0.84, 0.43])
     assert fused.values == [0.2810071942446043, 1.0, 0.32098765432098775]
+
+
+def test_a_sum_past_one_by_rounding_is_clipped_to_one() -> None:
+    # weight / span times span rounds to 1.0000000000000002 here: the best candidate of both
+    # lists would fuse to just above 1 without the clip
+    fusion = AdaptiveFusion(unknown_alpha=0.1, confidence_weight=0.0)
+    fused = fusion.fuse([3.83, 7.37, 3.93], [0.05, 0.27, 0.25])
+    assert fused.values == [0.0, 1.0, 0.8210066769388804]
+    wide = fusion.fuse([3.1, 2.23, 8.04], [23.9, 18.7, 43.5])  # a first-stage span above 1
+    assert wide.values == [0.20368385986341678, 0.0, 1.0]
+
+
+def test_weights_are_rounded_to_six_decimals() -> None:
+    signals = Signals("en", True, 1 / 3, 0.0, True, first_stage_reads_script=True)
+    assert AdaptiveFusion().weight(signals) == 0.416667
+
+
+def test_without_a_detector_of_its_own_the_shared_analyzer_reads_the_query() -> None:
+    fusion = AdaptiveFusion()
+    signals = fusion.signals([1.0, 0.0], [0.0, 1.0], "Where does the cat sleep during the day?")
+    assert (signals.query_language, signals.first_stage_reads_query) == ("en", True)
+
+
+def test_it_remembers_at_most_4096_queries() -> None:
+    fusion = AdaptiveFusion(detector=ANALYZER)
+    for number in range(4096):
+        fusion.signals([1.0, 0.0], [0.0, 1.0], f"Πότε {number};")
+    assert len(fusion._readings) == 4096
+    fusion.signals([1.0, 0.0], [0.0, 1.0], "Πότε;")
+    assert list(fusion._readings) == ["Πότε;"]
