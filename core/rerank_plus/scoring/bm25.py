@@ -60,10 +60,18 @@ class _LuceneIdfOkapi(BM25Okapi):
         self.idf: dict[str, float] = {}
 
     def get_batch_scores(self, query: list[str], doc_ids: list[int]) -> list[float]:
-        """rank-bm25's scores, with 0 where k1 = 0 made a missing term's share 0 / 0 (NaN)."""
+        """rank-bm25's scores, where a share of 0 / 0 (NaN) counts as 0.
+
+        With k1 = 0 every term a document lacks makes its share 0 / 0, so the shares are summed
+        term by term (one NaN must not erase the terms the document has); otherwise only a
+        document without terms under b = 1 gets 0 / 0, and its score is 0.
+        """
         with np.errstate(invalid="ignore"):
-            scores = np.asarray(super().get_batch_scores(query, doc_ids), dtype=float)
-        return np.nan_to_num(scores, nan=0.0).tolist()
+            if self.k1 > 0:
+                scores = np.asarray(super().get_batch_scores(query, doc_ids), dtype=float)
+                return np.nan_to_num(scores, nan=0.0).tolist()
+            shares = [BM25Okapi.get_batch_scores(self, [term], doc_ids) for term in query]
+        return np.nansum(shares, axis=0).tolist() if shares else [0.0] * len(doc_ids)
 
     def use_idf_for(self, terms: Sequence[str], statistics: CorpusStatistics | None = None) -> None:
         """Compute the IDF of ``terms``, from the candidates or from corpus statistics."""
