@@ -146,6 +146,17 @@ def test_documents_without_terms_score_zero_and_still_explain(analyzer: Analyzer
     assert [e["document_language"] for e in explained] == ["en"] * 3
 
 
+def test_a_document_without_terms_scores_zero_under_full_length_normalization(
+    analyzer: Analyzer,
+) -> None:
+    # b = 1 and length 0: rank-bm25 divides 0 by 0 for every query term of that document
+    for k1 in (1.5, 0.0):
+        scores = BM25Reranker(k1=k1, b=1.0, language="en", analyzer=analyzer).score(
+            "cats", ["cats purr", "!!!"]
+        )
+        assert scores.raw[1] == scores.relevance[1] == 0.0 and scores.raw[0] > 0
+
+
 def test_a_forced_language_analyzes_query_and_documents_in_it(analyzer: Analyzer) -> None:
     query = "Wo wurden die alten Häuser renoviert?"
     documents = ["Die alten Häuser wurden im letzten Sommer renoviert.", "Das Haus ist neu."]
@@ -234,5 +245,7 @@ def test_fitted_average_length_is_used_when_positive(corpus: list[str], analyzer
 
 
 def test_fit_needs_a_document() -> None:
-    with pytest.raises(ValueError, match=r"fit\(\) needs at least one document"):
+    with pytest.raises(
+        ValueError, match=r"^fit\(\) needs at least one document to learn [a-z ]+\.$"
+    ):
         BM25Reranker().fit([])

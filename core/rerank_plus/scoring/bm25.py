@@ -71,7 +71,7 @@ class _LuceneIdfOkapi(BM25Okapi):
                 scores = np.asarray(super().get_batch_scores(query, doc_ids), dtype=float)
                 return np.nan_to_num(scores, nan=0.0).tolist()
             shares = [BM25Okapi.get_batch_scores(self, [term], doc_ids) for term in query]
-        return np.nansum(shares, axis=0).tolist() if shares else [0.0] * len(doc_ids)
+        return np.nansum(shares, axis=0).tolist()  # callers never pass an empty query
 
     def use_idf_for(self, terms: Sequence[str], statistics: CorpusStatistics | None = None) -> None:
         """Compute the IDF of ``terms``, from the candidates or from corpus statistics."""
@@ -172,7 +172,7 @@ class BM25Reranker(Reranker):
             if not query_terms:
                 continue
             engine.use_idf_for(query_terms, self.statistics)
-            best = sum(engine.idf.get(term, 0.0) * (self.k1 + 1) for term in query_terms)
+            best = sum(engine.idf[term] * (self.k1 + 1) for term in query_terms)  # > 0: idf > 0
             if explain:
                 per_term = self._per_term(engine, query_terms, ids)
                 totals = [sum(column) for column in zip(*per_term.values(), strict=True)]
@@ -180,7 +180,7 @@ class BM25Reranker(Reranker):
                 totals = engine.get_batch_scores(query_terms, ids)
             for position, i in enumerate(ids):
                 raw[i] = float(totals[position])
-                relevance[i] = min(1.0, raw[i] / best) if best > 0 else 0.0
+                relevance[i] = min(1.0, raw[i] / best)
                 if explain:
                     explanations[i]["query_terms"] = query_terms
                     explanations[i]["matched_terms"] = {
