@@ -76,3 +76,31 @@ async def test_a_draining_server_answers_503() -> None:
         answer = await client.post("/v2/rerank", json={"query": "q", "documents": ["d"]})
         assert answer.status_code == 503
         assert "shutting down" in answer.json()["message"]
+
+
+def test_the_app_shutdown_ends_its_scoring_threads_and_a_restart_makes_new_ones() -> None:
+    import threading
+
+    from rerank_plus import BM25Reranker
+    from rerank_plus.serve import create_app
+    from starlette.testclient import TestClient
+
+    app = create_app({"bm25": BM25Reranker()})
+    before = set(threading.enumerate())  # other apps' threads, from earlier tests
+    with TestClient(app) as client:  # runs the ASGI lifespan, as uvicorn does
+        answer = client.post("/v2/rerank", json={"query": "cats", "documents": ["cats", "dogs"]})
+        assert [r["index"] for r in answer.json()["results"]] == [0, 1]
+        scoring = [
+            thread
+            for thread in set(threading.enumerate()) - before
+            if thread.name.startswith("rerank-plus-scoring")
+        ]
+        assert scoring
+    with pytest.raises(RuntimeError, match="after shutdown"):
+        app.state.service.scoring.submit(print)
+    for thread in scoring:
+        thread.join(timeout=10)
+        assert not thread.is_alive()
+    with TestClient(app) as client:  # started again: a new pool
+        answer = client.post("/rerank", json={"query": "cats", "texts": ["dogs", "cats"]})
+        assert [r["index"] for r in answer.json()] == [1, 0]

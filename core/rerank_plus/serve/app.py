@@ -9,10 +9,11 @@ never touches another.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -79,10 +80,8 @@ class RerankService:
         self.settings = settings
         self.metrics = metrics
         self.draining = False
-        # Scoring holds the GIL; more threads than cores only add switching and contention.
-        self.scoring = ThreadPoolExecutor(
-            settings.scoring_threads, thread_name_prefix="rerank-plus-scoring"
-        )
+        self.scoring = self._scoring_pool()
+        self._closed = False
         # Neural models wait up to batch_wait for neighbours. The others only take the requests
         # that arrived in the same event-loop turn: no added wait, one thread hand-off for many.
         self.batchers = {
@@ -95,6 +94,25 @@ class RerankService:
             )
             for name, reranker in self.models.items()
         }
+
+    def _scoring_pool(self) -> ThreadPoolExecutor:
+        # Scoring holds the GIL; more threads than cores only add switching and contention.
+        return ThreadPoolExecutor(
+            self.settings.scoring_threads, thread_name_prefix="rerank-plus-scoring"
+        )
+
+    def open(self) -> None:
+        """A new scoring pool if :meth:`close` ended the last one (an app started again)."""
+        if self._closed:
+            self.scoring = self._scoring_pool()
+            for batcher in self.batchers.values():
+                batcher.executor = self.scoring
+            self._closed = False
+
+    def close(self) -> None:
+        """Let the scoring threads end once their current job is done (the app's shutdown)."""
+        self.scoring.shutdown(wait=False, cancel_futures=True)
+        self._closed = True
 
     def model(self, name: str | None) -> tuple[str, Reranker]:
         key = name or self.default
@@ -211,7 +229,15 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
     settings = settings or ServeSettings()
     metrics = ServerMetrics()
     service = RerankService(models, settings, metrics)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        service.open()
+        yield
+        service.close()  # after uvicorn has let in-flight requests finish
+
     app = RerankApp(
+        lifespan=lifespan,
         title="rerank-plus",
         description="Cohere-, Jina- and TEI-compatible rerank API over rerank-plus rerankers.",
         version="1",
