@@ -13,6 +13,7 @@ spaCy builds some other way) goes through spaCy itself, which stays the referenc
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Set as AbstractSet
 from functools import cache
 from pathlib import Path
 
@@ -52,7 +53,7 @@ def spacy_stop_words(code: str) -> frozenset[str]:
     return frozenset(words)
 
 
-def _run_stop_words_file(path: Path, code: str) -> set[str] | None:
+def _run_stop_words_file(path: Path, code: str) -> AbstractSet[str] | None:
     """``STOP_WORDS`` of one of spaCy's ``stop_words.py`` files, or None where it has none."""
     if not path.is_file():
         return None
@@ -67,4 +68,4 @@ def _run_stop_words_file(path: Path, code: str) -> set[str] | None:
     words = getattr(module, "STOP_WORDS", None)
     if not isinstance(words, (set, frozenset)) or not all(isinstance(w, str) for w in words):
         return None
-    return set(words)
+    return words
