@@ -336,8 +336,8 @@ def cost(name: str = "xquad-en", queries_timed: int = 200, rounds: int = 21) -> 
         ("rank", "fused"): lambda q, t, f: fused.rank(q, t, first_stage_scores=f),
     }
     seconds: dict[tuple[str, str], list[float]] = {key: [] for key in calls}
+    order = list(calls.items())
     for round_ in range(rounds):
-        order = list(calls.items())
         for key, call in order if round_ % 2 == 0 else reversed(order):
             started = time.thread_time()
             for query, texts, first in cases:
@@ -353,9 +353,11 @@ def cost(name: str = "xquad-en", queries_timed: int = 200, rounds: int = 21) -> 
     }
 
 
-def share(measured: Cost) -> str:
+def share(measured: Cost, bold: str = "**") -> str:
+    """The median round's added share, with its quartiles."""
     low, high = measured.spread
-    return f"**{100 * measured.added:+.1f}%** (quartiles {100 * low:+.1f}% to {100 * high:+.1f}%)"
+    median = f"{bold}{100 * measured.added:+.1f}%{bold}"
+    return f"{median} (quartiles {100 * low:+.1f}% to {100 * high:+.1f}%)"
 
 
 def loso_lines() -> list[str]:
@@ -392,11 +394,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.cost_only:
         load = os.getloadavg()[0]
         for level, measured in cost().items():
-            low, high = measured.spread
             print(
                 f"{level}: BM25 alone {measured.alone_ms:.3f} ms, fused {measured.fused_ms:.3f} "
-                f"ms, median round {100 * measured.added:+.1f}% (quartiles {100 * low:+.1f}% "
-                f"to {100 * high:+.1f}%; load {load:.1f})"
+                f"ms, median round {share(measured, bold='')}, load {load:.1f}"
             )
         return 0
     results, counts, timing = {}, {}, {}
