@@ -7,6 +7,7 @@ item; one BM25 fitted on the whole memory gives the light reranker collection-wi
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -77,6 +78,32 @@ class MemoryIndex:
                 LevelIndex(row, block, postings, {item.id: i for i, item in enumerate(row)})
             )
             start += len(row)
+        self.known_entities = self._entities(items)
+        times = [item.time for item in memory.messages if item.time is not None]
+        self.timed = bool(times)
+        self.spans_days = len({moment.date() for moment in times}) > 1
+        self.span_starts = self._span_starts(items)
+
+    @staticmethod
+    def _entities(items: Sequence[MemoryItem]) -> tuple[str, ...]:
+        """Speakers and entity names: what a query may name."""
+        names: dict[str, None] = {}
+        for item in items:
+            if item.speaker:
+                names[item.speaker] = None
+            names.update(dict.fromkeys(item.entity_names))
+        return tuple(names)
+
+    @staticmethod
+    def _span_starts(items: Sequence[MemoryItem]) -> dict[str, int]:
+        """The position of each item's first covered message: chronology across levels."""
+        starts: dict[str, int] = {}
+        for item in items:  # level by level, so covered items come first
+            if item.level == 0:
+                starts[item.id] = item.index
+            else:
+                starts[item.id] = min((starts[c] for c in item.covers if c in starts), default=0)
+        return starts
 
     @staticmethod
     def _vectors(items: Sequence[MemoryItem], embedder: Embedder | None) -> np.ndarray | None:
@@ -119,6 +146,22 @@ class MemoryIndex:
             for position in postings.get(term, ()):
                 hits[position] = hits.get(position, 0.0) + weight
         return hits
+
+    def top_lexical(self, level: int, terms: Sequence[str], limit: int) -> list[int]:
+        """The ``limit`` positions with the highest summed IDF of query terms."""
+        hits = self.lexical_hits(level, terms)
+        return heapq.nlargest(limit, hits, key=lambda p: (hits[p], -p))
+
+    def top_dense(self, level: int, query_vector: np.ndarray | None, limit: int) -> list[int]:
+        """The ``limit`` positions closest to the query (none without embeddings)."""
+        cosines = self.dense(level, query_vector)
+        if cosines is None:
+            return []
+        if len(cosines) > limit:
+            best = np.argpartition(-cosines, limit - 1)[:limit]
+        else:
+            best = np.arange(len(cosines))
+        return sorted(best.tolist(), key=lambda p: (-cosines[p], p))
 
     def dense(self, level: int, query_vector: np.ndarray | None) -> np.ndarray | None:
         """Cosine of the query with every item of ``level`` (None without embeddings)."""

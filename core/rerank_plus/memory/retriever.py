@@ -119,14 +119,6 @@ class MemoryRetriever:
                 self._index = MemoryIndex(self.memory, self.embedder, self.analyzer)
             return self._index
 
-    def _known_entities(self) -> tuple[str, ...]:
-        names: dict[str, None] = {}
-        for item in self.memory.items:
-            if item.speaker:
-                names[item.speaker] = None
-            names.update(dict.fromkeys(item.entity_names))
-        return tuple(names)
-
     async def aretrieve(
         self,
         query: str,
@@ -162,7 +154,7 @@ class MemoryRetriever:
         index = self.index()
         trace.timed("index")
         analysis = analyze_query(
-            query, moment, known_entities=self._known_entities(), analyzer=self.analyzer
+            query, moment, known_entities=index.known_entities, analyzer=self.analyzer
         )
         chosen = intent or analysis.intent
         policy = self.profile.policies[chosen]
@@ -192,7 +184,7 @@ class MemoryRetriever:
         )
         trace.timed("query")
         notes: list[str] = []
-        allowed = self._filters(analysis, chosen, notes, trace)
+        allowed = self._filters(analysis, chosen, index.timed, notes, trace)
         search = LevelSearch(index, self.reranker, policy, self.profile.fusion, moment)
         candidates = self._candidates(
             query, analysis, chosen, policy, tier, search, query_vector, allowed, trace
@@ -201,7 +193,7 @@ class MemoryRetriever:
         if self.final_reranker is not None:
             candidates = self._final_rerank(query, candidates, trace)
             trace.timed("final_rerank")
-        composer = Composer(self.token_counter, self._span_starts(), self._spans_days())
+        composer = Composer(self.token_counter, index.span_starts, index.spans_days)
         composition = composer.compose(
             candidates,
             policy.quotas,
@@ -379,10 +371,14 @@ class MemoryRetriever:
     # -- filters -----------------------------------------------------------------------------
 
     def _filters(
-        self, analysis: QueryAnalysis, intent: str, notes: list[str], trace: Trace
+        self,
+        analysis: QueryAnalysis,
+        intent: str,
+        timed: bool,
+        notes: list[str],
+        trace: Trace,
     ) -> Callable[[int], Allowed | None]:
         """Per level, which items the query's explicit time window (or recency) allows."""
-        timed = any(item.time is not None for item in self.memory.messages)
         window = analysis.window
         if window is not None and window.explicit:
             if not timed:
@@ -442,26 +438,6 @@ class MemoryRetriever:
         return out
 
     # -- output ------------------------------------------------------------------------------
-
-    def _span_starts(self) -> dict[str, int]:
-        """The position of each item's first covered message: chronology across levels."""
-        index = self.index()
-        cached = getattr(index, "span_starts", None)
-        if cached is None:
-            cached = {}
-            for item in self.memory.items:
-                if item.level == 0:
-                    cached[item.id] = item.index
-                else:
-                    cached[item.id] = min(
-                        (cached[c] for c in item.covers if c in cached), default=0
-                    )
-            index.span_starts = cached  # type: ignore[attr-defined]
-        return cached
-
-    def _spans_days(self) -> bool:
-        days = {item.time.date() for item in self.memory.messages if item.time is not None}
-        return len(days) > 1
 
     def _guidance(self, items: Sequence[ContextItem], notes: list[str]) -> Guidance:
         summaries = [item for item in items if item.level > 0]

@@ -27,8 +27,8 @@ from rerank_plus.selection.diversity import LexicalSimilarity, MaximalMarginalRe
 
 Allowed = Callable[[MemoryItem], bool]
 
-#: How many picks MMR reorders; the rest keep the relevance order (a context holds fewer).
-DIVERSIFIED = 40
+#: How many of the best candidates MMR reorders; a context holds fewer of one level.
+DIVERSIFIED = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +96,29 @@ class LevelSearch:
     ) -> tuple[list[MemoryItem], list[float] | None]:
         """Candidates at ``level`` (only ids in ``within`` when given) and their cosines."""
         level_index = self.index.levels[level]
+        dense = self.index.dense(level, query_vector)
+        if within is None and allowed is None and len(level_index.items) > limit:
+            chosen = dict.fromkeys(self.index.top_dense(level, query_vector, limit))
+            chosen.update(dict.fromkeys(self.index.top_lexical(level, terms, limit)))
+            positions = sorted(chosen) or list(
+                range(len(level_index.items) - limit, len(level_index.items))
+            )
+        else:
+            positions = self._filtered(level, dense, terms, limit, allowed, within)
+        items = [level_index.items[p] for p in positions]
+        return items, None if dense is None else [float(dense[p]) for p in positions]
+
+    def _filtered(
+        self,
+        level: int,
+        dense: np.ndarray | None,
+        terms: Sequence[str],
+        limit: int,
+        allowed: Allowed | None,
+        within: Collection[str] | None,
+    ) -> list[int]:
+        """Candidates among the items ``within`` and ``allowed`` admit (the slower path)."""
+        level_index = self.index.levels[level]
         positions = (
             range(len(level_index.items))
             if within is None
@@ -104,20 +127,15 @@ class LevelSearch:
         if allowed is not None:
             positions = [p for p in positions if allowed(level_index.items[p])]
         positions = list(positions)
-        dense = self.index.dense(level, query_vector)
-        if len(positions) > limit:
-            chosen: dict[int, None] = {}
-            if dense is not None:
-                ranked = sorted(positions, key=lambda p: (-dense[p], p))
-                chosen.update(dict.fromkeys(ranked[:limit]))
-            hits = self.index.lexical_hits(level, terms)
-            lexical = sorted((p for p in positions if p in hits), key=lambda p: (-hits[p], p))
-            chosen.update(dict.fromkeys(lexical[:limit]))
-            if not chosen:  # no embeddings and no shared term: the latest items
-                chosen.update(dict.fromkeys(positions[-limit:]))
-            positions = sorted(chosen)
-        items = [level_index.items[p] for p in positions]
-        return items, None if dense is None else [float(dense[p]) for p in positions]
+        if len(positions) <= limit:
+            return positions
+        chosen: dict[int, None] = {}
+        if dense is not None:
+            chosen.update(dict.fromkeys(sorted(positions, key=lambda p: (-dense[p], p))[:limit]))
+        hits = self.index.lexical_hits(level, terms)
+        lexical = sorted((p for p in positions if p in hits), key=lambda p: (-hits[p], p))
+        chosen.update(dict.fromkeys(lexical[:limit]))
+        return sorted(chosen) or positions[-limit:]  # no vector, no shared term: the latest
 
     def rank(
         self, query: str, items: Sequence[MemoryItem], dense: Sequence[float] | None
@@ -141,21 +159,20 @@ class LevelSearch:
         return [Hit(items[i], scores[i], None if dense is None else dense[i]) for i in order]
 
     def _diversify(self, order: list[int], scores: dict[int, float], texts: list[str]) -> list[int]:
-        ranked_texts = [texts[i] for i in order]
-        vectors = {
-            text: vector
-            for text, vector in zip(texts, self._vectors_of(texts), strict=True)
-            if vector is not None
-        }
+        """MMR over the best :data:`DIVERSIFIED` (the similarity matrix is quadratic); the rest
+        keep the relevance order."""
+        head, tail = order[:DIVERSIFIED], order[DIVERSIFIED:]
+        head_texts = [texts[i] for i in head]
+        vectors = self._vectors_of(head_texts)
         similarity = (
-            StoredVectorSimilarity(vectors)
-            if len(vectors) == len(set(texts))
+            StoredVectorSimilarity(dict(zip(head_texts, vectors, strict=True)))
+            if all(vector is not None for vector in vectors)
             else LexicalSimilarity(self.index.analyzer)
         )
         top = max(scores.values()) or 1.0
-        relevance = [scores[i] / top for i in order]
+        relevance = [scores[i] / top for i in head]
         mmr = MaximalMarginalRelevance(self.mmr_lambda, similarity)
-        return [order[p] for p in mmr.order(relevance, ranked_texts, limit=DIVERSIFIED)]
+        return [head[p] for p in mmr.order(relevance, head_texts)] + tail
 
     def _vectors_of(self, texts: list[str]) -> list[np.ndarray | None]:
         found = self.index.vector_by_text
