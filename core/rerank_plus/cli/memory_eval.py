@@ -1,0 +1,136 @@
+"""``rerank-plus memory eval``: the memory policy and the baselines on QMSum meetings.
+
+Registered by the ``memory`` command group through :func:`add_eval_parser`. Until that group
+exists it also runs on its own: ``python -m rerank_plus.cli.memory_eval eval --data DIR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rerank_plus.cli.arguments import positive_int
+
+DEFAULT_DATA = Path("..") / "shared" / "eval" / "qmsum"
+
+
+def budgets(text: str) -> tuple[int, ...]:
+    """``"700,2000,4000"`` -> (700, 2000, 4000)."""
+    try:
+        values = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"budgets must be comma-separated positive ints like 700,2000,4000, got {text!r}"
+        ) from None
+    if not values or any(value < 1 for value in values):
+        raise argparse.ArgumentTypeError(
+            f"budgets must be comma-separated positive ints like 700,2000,4000, got {text!r}"
+        )
+    return values
+
+
+def method_names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def add_eval_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add ``eval`` to the ``memory`` command group's subparsers."""
+    parser = subparsers.add_parser(
+        "eval",
+        help="Measure the memory policy and flat baselines on QMSum meetings at equal words.",
+        description=(
+            "For each query and budget the policy answers with max_tokens=BUDGET; every other "
+            "method gets the words of the policy's context (headers included). Without the "
+            "policy, BUDGET is read as words. Prints one table per budget; with --output, "
+            "writes results.json, tables.md and one PNG plot per metric."
+        ),
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        help="the QMSum folder holding train/ and test/ (default: ../shared/eval/qmsum)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=budgets,
+        default=(700, 2000, 4000),
+        help="comma-separated max_tokens for the policy (default: 700,2000,4000)",
+    )
+    parser.add_argument("--split", default="test", help="train or test (default: test)")
+    parser.add_argument("--limit", type=positive_int, help="the first N meetings only")
+    parser.add_argument(
+        "--methods",
+        type=method_names,
+        help="comma-separated methods (default: all available; see --list-methods)",
+    )
+    parser.add_argument("--list-methods", action="store_true", help="print the methods and exit")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        help="write results.json, tables.md and the plots here",
+    )
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        help="keep embeddings in this folder between runs (default: OUTPUT/embeddings)",
+    )
+    parser.add_argument(
+        "--embedder",
+        help="a sentence-transformers model name or folder (default: all-MiniLM-L6-v2)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from rerank_plus.memory.evaluation import methods as registry
+    from rerank_plus.memory.evaluation.suite import default_methods, run_suite
+
+    if args.list_methods:
+        ready = set(default_methods())
+        for name in registry.available():
+            print(name if name in ready else f"{name} (needs build_memory and MemoryRetriever)")
+        return 0
+    embedder = None
+    if args.embedder:
+        from rerank_plus.scoring.bi_encoder import BiEncoderReranker
+
+        embedder = BiEncoderReranker(args.embedder)
+    outcome = run_suite(
+        args.data,
+        budgets=args.budget,
+        split=args.split,
+        limit=args.limit,
+        methods=args.methods,
+        output=args.output,
+        cache=args.cache,
+        embedder=embedder,
+        progress=None if args.quiet else lambda line: print(line, file=sys.stderr),
+    )
+    print(outcome.tables)
+    if outcome.files:
+        print("wrote " + ", ".join(str(path) for path in outcome.files), file=sys.stderr)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``rerank-plus memory`` with only ``eval``, for running before the group exists."""
+    from rerank_plus.cli import _Parser
+    from rerank_plus.errors import MissingExtraError
+
+    parser = _Parser(prog="rerank-plus memory")
+    add_eval_parser(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except (ValueError, TypeError, OSError, MissingExtraError) as error:
+        print(f"rerank-plus memory {args.command}: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

