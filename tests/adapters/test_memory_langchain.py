@@ -9,13 +9,19 @@ import pytest
 from langchain_classic.retrievers import ParentDocumentRetriever
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
+from langchain_core.language_models import FakeListLLM
+from langchain_core.output_parsers import StrOutputParser
+from langchain_core.prompts import PromptTemplate
+from langchain_core.runnables import RunnablePassthrough
 from langchain_core.stores import InMemoryStore
 from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 from rerank_plus.memory import MemoryFormatError
 from rerank_plus.memory.artifacts import load_memory, save_memory
+from rerank_plus.memory.retriever import MemoryRetriever
 
 from langchain_rerank_plus.memory import (
+    MemoryDocumentRetriever,
     memory_from_parent_document_retriever,
     memory_from_parent_documents,
 )
@@ -166,3 +172,82 @@ def test_parents_without_children_are_messages_and_nothing_is_empty():
     )
     assert [item.id for item in mixed.messages] == ["a/0", "a/1", "b"]
     assert [item.id for item in mixed.level(1)] == ["a"]
+
+
+# --- MemoryDocumentRetriever ----------------------------------------------------------------
+
+NOW = turn_time(len(TURNS))
+PRICE = "What selling price did Ana set for the remote?"
+
+
+@pytest.fixture
+def memory(meeting_retriever):
+    return memory_from_parent_document_retriever(meeting_retriever)
+
+
+def test_documents_are_the_context_items_in_order(memory):
+    found = MemoryDocumentRetriever(memory, max_tokens=300, now=NOW).invoke(PRICE)
+    context = MemoryRetriever(memory).retrieve(PRICE, max_tokens=300, now=NOW)
+    assert [d.id for d in found] == [entry.id for entry in context.items]
+    assert [d.page_content for d in found] == [entry.text for entry in context.items]
+    assert any("twenty-five euros" in d.page_content for d in found)
+    for document, entry in zip(found, context.items, strict=True):
+        assert document.metadata["source"] in ("part-0", "part-1")  # the document's own
+        assert document.metadata["level"] == entry.level
+        assert document.metadata["index"] == entry.index
+        assert (document.metadata["block"], document.metadata["score"]) == (
+            entry.block,
+            entry.score,
+        )
+    children = [d for d in found if d.metadata["level"] == 0]
+    assert all(d.metadata["doc_id"] in memory for d in children)
+
+
+async def test_ainvoke_gives_the_same_documents(memory):
+    retriever = MemoryDocumentRetriever(memory, max_tokens=300, now=NOW)
+    assert await retriever.ainvoke(PRICE) == retriever.invoke(PRICE)
+
+
+def test_in_a_chain_with_a_fake_llm(memory):
+    retriever = MemoryDocumentRetriever(memory, max_tokens=300, intent="detail", now=NOW)
+    prompt = PromptTemplate.from_template("Context:\n{context}\n\nQuestion: {question}")
+
+    def format_docs(documents):
+        return "\n".join(f"[L{d.metadata['level']}] {d.page_content}" for d in documents)
+
+    inputs = {"context": retriever | format_docs, "question": RunnablePassthrough()}
+    shown = (inputs | prompt).invoke(PRICE).to_string()
+    assert "twenty-five euros" in shown and shown.endswith(f"Question: {PRICE}")
+    chain = inputs | prompt | FakeListLLM(responses=["Twenty-five euros."]) | StrOutputParser()
+    assert chain.invoke(PRICE) == "Twenty-five euros."
+    assert chain.batch([PRICE, PRICE]) == ["Twenty-five euros."] * 2
+
+
+def test_runnable_config_and_options(memory):
+    ready = MemoryRetriever(memory)
+    retriever = MemoryDocumentRetriever(ready, max_tokens=150, tags=["memory"])
+    assert retriever.memory_retriever is ready and retriever.tags == ["memory"]
+    synthesis = MemoryDocumentRetriever(memory, max_tokens=200, intent="synthesis", now=NOW)
+    context = ready.retrieve(PRICE, max_tokens=200, intent="synthesis", now=NOW)
+    assert [d.id for d in synthesis.invoke(PRICE)] == [entry.id for entry in context.items]
+
+
+def test_bad_memories_and_misplaced_options_are_explained(memory):
+    with pytest.raises(
+        TypeError, match=r"memory must be a rerank_plus Memory or a MemoryRetriever"
+    ):
+        MemoryDocumentRetriever({"messages": []})
+    with pytest.raises(TypeError, match=r"reranker configure the MemoryRetriever built from a"):
+        MemoryDocumentRetriever(MemoryRetriever(memory), reranker=None)
+
+
+@pytest.mark.slow
+def test_huggingface_embeddings_drive_the_dense_search(memory, minilm_path):
+    from langchain_huggingface import HuggingFaceEmbeddings
+
+    embeddings = HuggingFaceEmbeddings(model_name=minilm_path)
+    retriever = MemoryDocumentRetriever(memory, max_tokens=300, now=NOW, embedder=embeddings)
+    assert retriever.memory_retriever.embedder.model is embeddings
+    query = "How much will shoppers pay for it?"
+    context = MemoryRetriever(memory, embedder=embeddings).retrieve(query, 300, now=NOW)
+    assert [d.id for d in retriever.invoke(query)] == [entry.id for entry in context.items]

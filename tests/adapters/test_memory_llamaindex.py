@@ -7,17 +7,20 @@ from datetime import timedelta
 
 import pytest
 from llama_index.core import Document
+from llama_index.core.llms import MockLLM
 from llama_index.core.node_parser import (
     HierarchicalNodeParser,
     get_child_nodes,
     get_leaf_nodes,
     get_root_nodes,
 )
+from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.schema import NodeRelationship, NodeWithScore, RelatedNodeInfo, TextNode
 from rerank_plus.memory import MemoryFormatError
 from rerank_plus.memory.artifacts import load_memory, save_memory
+from rerank_plus.memory.retriever import MemoryRetriever
 
-from llamaindex_rerank_plus.memory import memory_from_nodes
+from llamaindex_rerank_plus.memory import MemoryNodeRetriever, memory_from_nodes
 from tests.adapters.memory_meeting import START, TURNS, transcript, turn_time
 
 
@@ -146,3 +149,84 @@ def test_a_speaker_that_is_not_text_is_named():
 
 def test_no_nodes_give_an_empty_memory():
     assert len(memory_from_nodes([])) == 0
+
+
+# --- MemoryNodeRetriever --------------------------------------------------------------------
+
+NOW = turn_time(len(TURNS))
+PRICE = "What selling price did Ana set for the remote?"
+
+
+@pytest.fixture(scope="module")
+def memory(nodes):
+    return memory_from_nodes(nodes)
+
+
+def expected_context(memory, query=PRICE, **settings):
+    return MemoryRetriever(memory).retrieve(query, now=NOW, **settings)
+
+
+def test_nodes_are_the_context_items_in_order(memory):
+    found = MemoryNodeRetriever(memory, max_tokens=300, now=NOW).retrieve(PRICE)
+    context = expected_context(memory, max_tokens=300)
+    assert [n.node.node_id for n in found] == [entry.id for entry in context.items]
+    assert [n.node.get_content() for n in found] == [entry.text for entry in context.items]
+    assert [n.score for n in found] == [entry.score for entry in context.items]
+    assert any("twenty-five euros" in n.node.get_content() for n in found)
+    for node, entry in zip(found, context.items, strict=True):
+        metadata = node.node.metadata
+        assert metadata["source"] == "meeting-1" and metadata["room"] == "B2"  # the node's own
+        assert metadata["level"] == entry.level and metadata["index"] == entry.index
+        assert (metadata["block"], metadata["score"]) == (entry.block, entry.score)
+        assert metadata["label"] == f"L{entry.level}" and metadata["memory_id"] == entry.id
+
+
+async def test_aretrieve_gives_the_same_nodes(memory):
+    retriever = MemoryNodeRetriever(memory, max_tokens=300, now=NOW)
+    sync = retriever.retrieve(PRICE)
+    asynchronous = await retriever.aretrieve(PRICE)
+    assert [(n.node.node_id, n.score) for n in asynchronous] == [
+        (n.node.node_id, n.score) for n in sync
+    ]
+
+
+def test_options_reach_the_memory_retriever(memory):
+    synthesis = MemoryNodeRetriever(memory, max_tokens=200, intent="synthesis", now=NOW)
+    context = expected_context(memory, max_tokens=200, intent="synthesis")
+    assert [n.node.node_id for n in synthesis.retrieve(PRICE)] == [e.id for e in context.items]
+    assert context.tokens <= 200
+    ready = MemoryRetriever(memory)
+    assert MemoryNodeRetriever(ready).memory_retriever is ready
+
+
+def test_in_a_query_engine(memory):
+    retriever = MemoryNodeRetriever(memory, max_tokens=300, now=NOW)
+    engine = RetrieverQueryEngine.from_args(retriever, llm=MockLLM())
+    response = engine.query(PRICE)
+    assert [n.node.node_id for n in response.source_nodes] == [
+        n.node.node_id for n in retriever.retrieve(PRICE)
+    ]
+    assert "twenty-five euros" in str(response)  # MockLLM echoes the prompt it was given
+
+
+def test_bad_memories_and_misplaced_options_are_explained(memory):
+    with pytest.raises(
+        TypeError, match=r"memory must be a rerank_plus Memory or a MemoryRetriever, got list"
+    ):
+        MemoryNodeRetriever([item.id for item in memory])
+    with pytest.raises(TypeError, match=r"embedder configure the MemoryRetriever built from a"):
+        MemoryNodeRetriever(MemoryRetriever(memory), embedder="minilm")
+
+
+@pytest.mark.slow
+def test_a_llamaindex_embedding_drives_the_dense_search(memory, minilm_path):
+    from llama_index.embeddings.huggingface import HuggingFaceEmbedding
+
+    embedding = HuggingFaceEmbedding(model_name=minilm_path, device="cpu")
+    retriever = MemoryNodeRetriever(memory, max_tokens=300, now=NOW, embedder=embedding)
+    assert retriever.memory_retriever.embedder.model is embedding
+    query = "How much will shoppers pay for it?"
+    context = MemoryRetriever(memory, embedder=embedding).retrieve(query, 300, now=NOW)
+    assert [(n.node.node_id, n.score) for n in retriever.retrieve(query)] == [
+        (entry.id, entry.score) for entry in context.items
+    ]

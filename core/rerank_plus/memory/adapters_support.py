@@ -13,26 +13,12 @@ from typing import Any
 
 from rerank_plus.memory.memory import Memory
 
-#: The metadata keys every returned node or document carries (besides the item's own metadata).
-CONTEXT_KEYS = (
-    "memory_id",
-    "level",
-    "label",
-    "index",
-    "time",
-    "end_time",
-    "speaker",
-    "source",
-    "block",
-    "score",
-)
-
 
 def memory_retriever(memory: Any, options: Mapping[str, Any]) -> Any:
     """``memory`` itself when it is a retriever (anything with ``retrieve`` and ``aretrieve``),
     else ``MemoryRetriever(memory, **options)``."""
     if isinstance(memory, Memory):
-        from rerank_plus.memory import MemoryRetriever  # type: ignore[attr-defined]
+        from rerank_plus.memory.retriever import MemoryRetriever
 
         return MemoryRetriever(memory, **options)
     if callable(getattr(memory, "retrieve", None)) and callable(getattr(memory, "aretrieve", None)):
@@ -58,21 +44,15 @@ def _copied(value: Any) -> Any:
 
 
 def context_metadata(entry: Any) -> dict[str, Any]:
-    """A context item (``.item``, ``.score``, ``.block``) as flat metadata: the item's own
-    metadata (what a loader kept under ``extras["metadata"]``) first, then the memory's keys
-    (:data:`CONTEXT_KEYS`; times as ISO 8601 text, so any vector store can hold them)."""
+    """A context item as flat metadata: the item's own (what a loader kept under
+    ``extras["metadata"]``, copied), then the context's (``ContextItem.metadata()``: memory_id,
+    level, index, time, speaker, source, block, score), then ``label`` and ``end_time``; times
+    as ISO 8601 text, so any vector store can hold them."""
     item = entry.item
     metadata = _copied(item.extras.get("metadata", {}))
+    metadata.update(entry.metadata())
     metadata.update(
-        memory_id=item.id,
-        level=item.level,
         label=item.label(),
-        index=item.index,
-        time=None if item.time is None else item.time.isoformat(),
         end_time=None if item.end_time is None else item.end_time.isoformat(),
-        speaker=item.speaker,
-        source=item.source,
-        block=entry.block,
-        score=float(entry.score),
     )
     return metadata
