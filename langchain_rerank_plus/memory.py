@@ -191,14 +191,15 @@ class MemoryDocumentRetriever(BaseRetriever):
         metadata: dict[str, Any] | None = None,
         **options: Any,
     ) -> None:
-        super().__init__(
-            memory_retriever=memory_retriever(memory, options),
-            max_tokens=max_tokens,
-            intent=intent,
-            now=now,
-            tags=tags,
-            metadata=metadata,
-        )
+        fields: dict[str, Any] = {
+            "memory_retriever": memory_retriever(memory, options),
+            "max_tokens": max_tokens,
+            "intent": intent,
+            "now": now,
+            "tags": tags,
+            "metadata": metadata,
+        }
+        super().__init__(**fields)
 
     def _settings(self) -> dict[str, Any]:
         return {"max_tokens": self.max_tokens, "intent": self.intent, "now": self.now}

@@ -50,7 +50,8 @@ class MemoryPlugin(KernelBaseModel):
         now: datetime | None = None,
         **options: Any,
     ) -> None:
-        super().__init__(max_tokens=max_tokens, intent=intent, now=now)
+        fields: dict[str, Any] = {"max_tokens": max_tokens, "intent": intent, "now": now}
+        super().__init__(**fields)
         self._retriever = memory_retriever(memory, options)
 
     @property

@@ -104,7 +104,7 @@ def _levels(nodes: Sequence[TreeNode], by_id: Mapping[str, TreeNode]) -> dict[st
 def _span(node: TreeNode, covered: Sequence[MemoryItem]) -> tuple[datetime | None, datetime | None]:
     own = parse_time(node.time, f"{node.where} (id {node.id!r}).time")
     starts = [item.time for item in covered if item.time is not None]
-    ends = [item.end_time or item.time for item in covered if (item.end_time or item.time)]
+    ends = [end for item in covered if (end := item.end_time or item.time) is not None]
     start = own if own is not None else min(starts, default=None)
     end = max(ends, default=None) if node.children else None
     return start, end if end != start else None
