@@ -184,6 +184,8 @@ class MemoryRetriever:
         )
         trace.timed("query")
         notes: list[str] = []
+        if self.memory.depth == 1:
+            notes.append("The memory has no summaries: the context quotes raw messages only.")
         allowed = self._filters(analysis, chosen, index.timed, notes, trace)
         search = LevelSearch(index, self.reranker, policy, self.profile.fusion, moment)
         candidates = self._candidates(
@@ -250,7 +252,7 @@ class MemoryRetriever:
         terms = list(analysis.keywords)
         by_level: dict[int, list[Hit]] = {}
         for level in range(depth):
-            if intent == "synthesis" and level == 0:
+            if intent == "synthesis" and level == 0 and depth > 1:
                 continue  # synthesis quotes come from the drill-down only
             items, dense = search.pool(
                 level, terms, query_vector, limit=POOL, allowed=allowed(level)
