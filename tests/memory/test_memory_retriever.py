@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import json
 import logging
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -255,7 +255,9 @@ def test_bad_arguments_say_how_to_fix(
 
 
 def test_bad_constructor_arguments_say_how_to_fix() -> None:
-    with pytest.raises(TypeError, match=re.escape("memory must be a rerank_plus.memory.Memory, got list")):
+    with pytest.raises(
+        TypeError, match=re.escape("memory must be a rerank_plus.memory.Memory, got list")
+    ):
         MemoryRetriever([])  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="reranker must be a rerank_plus Reranker"):
         MemoryRetriever(Memory(), reranker="bm25")  # type: ignore[arg-type]
