@@ -192,6 +192,9 @@ class MemoryRetriever:
             query, analysis, chosen, policy, tier, search, query_vector, allowed, trace
         )
         trace.timed("search")
+        windowed = analysis.window is not None and analysis.window.explicit and index.timed
+        if windowed and not candidates["quotes"] and not candidates["extracts"]:
+            notes.append("No message falls in the question's time window.")
         if self.final_reranker is not None:
             candidates = self._final_rerank(query, candidates, trace)
             trace.timed("final_rerank")
