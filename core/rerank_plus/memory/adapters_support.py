@@ -12,14 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from rerank_plus.memory.memory import Memory
+from rerank_plus.memory.retriever import MemoryRetriever
 
 
 def memory_retriever(memory: Any, options: Mapping[str, Any]) -> Any:
     """``memory`` itself when it is a retriever (anything with ``retrieve`` and ``aretrieve``),
     else ``MemoryRetriever(memory, **options)``."""
     if isinstance(memory, Memory):
-        from rerank_plus.memory.retriever import MemoryRetriever
-
         return MemoryRetriever(memory, **options)
     if callable(getattr(memory, "retrieve", None)) and callable(getattr(memory, "aretrieve", None)):
         if options:
