@@ -112,6 +112,17 @@ def _json_data(value: Any, where: str) -> Any:
     )
 
 
+def _json_vector(values: Any, where: str) -> list[float]:
+    """An embedding as plain floats: one pass, no per-number type dispatch (they are long)."""
+    vector = [float(value) for value in values]
+    if not all(map(math.isfinite, vector)):
+        position = next(n for n, value in enumerate(vector) if not math.isfinite(value))
+        raise MemoryFormatError(
+            f"{where}[{position}]: {vector[position]} cannot be stored in JSON."
+        )
+    return vector
+
+
 def _item_to_dict(item: MemoryItem, where: str, embeddings: bool) -> dict[str, Any]:
     data: dict[str, Any] = {"id": item.id, "index": item.index, "text": item.text}
     if item.covers:
@@ -129,7 +140,7 @@ def _item_to_dict(item: MemoryItem, where: str, embeddings: bool) -> dict[str, A
         if getattr(item, name):
             data[name] = _json_data(getattr(item, name), f"{where}.{name}")
     if embeddings and item.embedding is not None:
-        data["embedding"] = _json_data(item.embedding, f"{where}.embedding")
+        data["embedding"] = _json_vector(item.embedding, f"{where}.embedding")
     return data
 
 
@@ -375,9 +386,10 @@ def _reader(path: Path) -> IO[str]:
 
 
 def _writer(path: Path, *, compressed: bool) -> IO[str]:
-    """A UTF-8 text handle, gzip-compressed on request (embeddings make files large)."""
+    """A UTF-8 text handle, gzip-compressed on request (embeddings make files large) at zlib's
+    default level 6: about half the time of gzip's 9 for 1% more bytes on a memory's JSON."""
     if compressed:
-        return gzip.open(path, "wt", encoding="utf-8")
+        return gzip.open(path, "wt", compresslevel=6, encoding="utf-8")
     return path.open("w", encoding="utf-8")
 
 
@@ -392,7 +404,8 @@ def save_memory(memory: Memory, path: str | os.PathLike[str], *, embeddings: boo
     partial = target.with_name(f".{target.name}.partial")
     try:
         with _writer(partial, compressed=target.suffix == ".gz") as handle:
-            json.dump(data, handle, ensure_ascii=False, allow_nan=False)
+            # dumps, not dump: only the one-shot encoder is the C one (several times faster).
+            handle.write(json.dumps(data, ensure_ascii=False, allow_nan=False))
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
