@@ -334,6 +334,9 @@ def test_writing_rejects_what_json_cannot_hold():
     nan = MemoryItem("m0", 0, 0, "x", extras=MappingProxyType({"score": (1.0, float("nan"))}))
     with pytest.raises(MemoryFormatError, match=r"messages\[0\]\.extras\.score\[1\]: nan cannot"):
         memory_to_dict(Memory([nan]))
+    vector = MemoryItem("m0", 0, 0, "x", embedding=(0.5, float("inf")))
+    with pytest.raises(MemoryFormatError, match=r"messages\[0\]\.embedding\[1\]: inf cannot"):
+        memory_to_dict(Memory([vector]))
     keyed = MemoryItem("m0", 0, 0, "x", extras=MappingProxyType({"by": {3: "x"}}))
     with pytest.raises(MemoryFormatError, match=r"extras\.by: key 3 is int; JSON keys are text"):
         memory_to_dict(Memory([keyed]))
