@@ -18,6 +18,7 @@ from rerank_plus.compose.kinds import Option
 from rerank_plus.compose.presets import KINDS
 from rerank_plus.reranker import Reranker
 from rerank_plus.results import RankedResult
+from rerank_plus.scoring.llm.prompts import PromptTemplate, check_template, task_of
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -74,13 +75,33 @@ LLM_OPTIONS = (
 
 
 def llm_ready_class(
-    base: type[Model], module: str, llm_type: type[Any], chat: Callable[[Any], Any], doc: str
+    base: type[Model],
+    module: str,
+    llm_type: type[Any],
+    chat: Callable[[Any], Any],
+    doc: str,
+    *,
+    prompt_type: Any,
+    to_template: Callable[[Any, str], PromptTemplate],
 ) -> type[Model]:
     """An adapter's ``LLMRerank``: ``base`` plus a typed ``llm`` field (the framework's model
-    class) and :data:`LLM_OPTIONS`; its reranker is an ``LLMReranker`` on ``chat(llm)``."""
-    from pydantic import Field, create_model
+    class), a ``prompt`` field (the framework's prompt template, turned into the core's by
+    ``to_template(prompt, task)`` and checked for its placeholders when set) and
+    :data:`LLM_OPTIONS`; its reranker is an ``LLMReranker`` on ``chat(llm)``."""
+    from pydantic import Field, ValidationInfo, create_model, field_validator
 
     from rerank_plus.scoring.llm.reranker import LLMReranker
+
+    def checked(prompt: Any, mode: str, judgment: str) -> PromptTemplate | None:
+        if prompt is None:
+            return None
+        task = task_of(mode, judgment)
+        return check_template(to_template(prompt, task), task)
+
+    def placeholders_present(cls: Any, prompt: Any, info: ValidationInfo) -> Any:
+        # a prompt without its placeholders fails when set, not at the first rank
+        checked(prompt, info.data.get("mode", "listwise"), info.data.get("judgment", "grade"))
+        return prompt
 
     fields: dict[str, Any] = {
         option.name: (option.type, Field(default=option.default, description=option.help))
@@ -91,14 +112,20 @@ def llm_ready_class(
         __base__=base,
         __module__=module,
         __doc__=doc,
+        __validators__={"_prompt_placeholders": field_validator("prompt")(placeholders_present)},
         llm=(llm_type, Field(description="The model that ranks.")),
         **fields,
+        prompt=(  # after mode and judgment: its check reads them
+            prompt_type | None,
+            Field(default=None, description="A prompt to send instead of the default."),
+        ),
     )
 
     def reranker(self: Any) -> Reranker:
         if self._reranker is None:
             options = {option.name: getattr(self, option.name) for option in LLM_OPTIONS}
-            self._reranker = LLMReranker(chat(self.llm), **options)
+            prompt = checked(self.prompt, self.mode, self.judgment)
+            self._reranker = LLMReranker(chat(self.llm), prompt=prompt, **options)
         return self._reranker
 
     made.reranker = property(reranker, doc="The LLMReranker these fields describe (built once).")  # type: ignore[attr-defined]
@@ -161,6 +188,33 @@ class RankCall:
             "explain": self.explain,
             "metadata": self.metadata,
         }
+
+
+#: The metadata key of a kept object's raw score (``RankedResult.score``: a BM25 sum, a logit).
+RAW_SCORE_KEY = "rerank_raw_score"
+
+
+def result_metadata(result: RankedResult) -> dict[str, Any]:
+    """What every adapter adds to a kept object's metadata besides its framework's own keys:
+    the reranker's raw score, beside the relevance in [0, 1] that the framework shows.
+
+    >>> result_metadata(RankedResult(index=0, score=7.5, relevance_score=0.9))
+    {'rerank_raw_score': 7.5}
+    """
+    return {RAW_SCORE_KEY: result.score}
+
+
+def text_with_fields(content: str, metadata: Mapping[str, Any], fields: Sequence[str]) -> str:
+    """The text scored for a document whose metadata ``fields`` are scored too: one
+    ``key: value`` line per field present (in the order given), a blank line, then the content:
+    the layout of LlamaIndex's ``get_content(MetadataMode.EMBED)``, and the ``key: value`` lines
+    Cohere's ``rank_fields`` send.
+
+    >>> text_with_fields("Rain all week.", {"city": "Oslo", "id": 7}, ["title", "city"])
+    'city: Oslo\n\nRain all week.'
+    """
+    lines = [f"{key}: {metadata[key]}" for key in fields if key in metadata]
+    return "\n".join(lines) + "\n\n" + content if lines else content
 
 
 def copy_metadata(
