@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from langchain_core.callbacks import Callbacks
+from langchain_core.cross_encoders import BaseCrossEncoder
 from langchain_core.documents import BaseDocumentCompressor, Document
+from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict, Field, PrivateAttr, field_validator
 from rerank_plus import RankedResult, Reranker
 from rerank_plus.adapters_support import (
@@ -48,6 +50,11 @@ class RerankPlusCompressor(BaseDocumentCompressor):
     )
     # Ready classes (rerank_plus.adapters_support.ready_class) name the kind they build.
     reranker_kind: ClassVar[str | None] = None
+    # A CrossEncoderRerank takes a BaseCrossEncoder as its model, a BiEncoderRerank Embeddings.
+    model_objects: ClassVar[dict[str, type]] = {
+        "cross-encoder": BaseCrossEncoder,
+        "bi-encoder": Embeddings,
+    }
     _reranker: Reranker | None = PrivateAttr(default=None)
 
     def __init__(self, reranker: Reranker | None = None, **data: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar
 
+from llama_index.core.base.embeddings.base import BaseEmbedding
 from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, field_validator
 from llama_index.core.callbacks import CBEventType, EventPayload
 from llama_index.core.callbacks.base import EventContext
@@ -23,6 +24,21 @@ from rerank_plus.adapters_support import (
 from rerank_plus.validation import check_threshold, check_top_n
 
 dispatcher = get_dispatcher(__name__)
+
+
+class LlamaIndexEmbedder:
+    """A LlamaIndex embedding model behind the core's ``TextEmbedder`` protocol, so its calls
+    go through LlamaIndex's own batching, callbacks and embedding events."""
+
+    def __init__(self, model: BaseEmbedding) -> None:
+        self.model = model
+        self.model_name = model.model_name
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.model.get_text_embedding_batch(list(texts))
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.model.get_query_embedding(text)
 
 
 class RerankPlusPostprocessor(BaseNodePostprocessor):
@@ -57,6 +73,8 @@ class RerankPlusPostprocessor(BaseNodePostprocessor):
     )
     # Ready classes (rerank_plus.adapters_support.ready_class) name the kind they build.
     reranker_kind: ClassVar[str | None] = None
+    # A BiEncoderRerank takes a LlamaIndex embedding model as its model.
+    model_objects: ClassVar[dict[str, type]] = {"bi-encoder": BaseEmbedding}
     _reranker: Reranker | None = PrivateAttr(default=None)
 
     def __init__(self, reranker: Reranker | None = None, **data: Any) -> None:
@@ -84,7 +102,9 @@ class RerankPlusPostprocessor(BaseNodePostprocessor):
     def reranker(self) -> Reranker:
         """The core reranker: the one given, or the one the ready classes build from fields."""
         if self._reranker is None:
-            self._reranker = ready_reranker(self.reranker_kind, self, rebuilt_by="from_dict")
+            self._reranker = ready_reranker(
+                self.reranker_kind, self, rebuilt_by="from_dict", scoring_model=LlamaIndexEmbedder
+            )
         return self._reranker
 
     @property

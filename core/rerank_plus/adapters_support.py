@@ -26,6 +26,13 @@ if TYPE_CHECKING:
 Model = TypeVar("Model", bound="BaseModel")
 _READY: dict[tuple[type[Any], str], type[Any]] = {}
 
+#: The kinds whose ``model`` may be a model object instead of a name, the core reranker that
+#: scores with it, and the options that still apply (the others belong to the object).
+MODEL_OBJECT_RERANKERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "cross-encoder": ("PairScorerReranker", ("batch_size", "cache_size")),
+    "bi-encoder": ("EmbeddingsReranker", ("batch_size", "cache_size")),
+}
+
 
 def ready_class_names() -> list[str]:
     """The ready classes every adapter offers, one per registered kind."""
@@ -38,7 +45,9 @@ def ready_class(base: type[Model], name: str, module: str) -> type[Model]:
 
     Made on first use and kept, so each name is one class (pickle and ``isinstance`` work);
     ``module`` is the adapter package that serves it from its ``__getattr__``. An unknown name
-    is an ``AttributeError``, as for any missing module attribute.
+    is an ``AttributeError``, as for any missing module attribute. ``base.model_objects``
+    (kind -> the framework's model class) widens that kind's ``model`` field to take an object
+    of the class too (:data:`MODEL_OBJECT_RERANKERS`).
     """
     kind = next((k for k in KINDS.values() if k.ready_class == name), None)
     if kind is None:
@@ -46,8 +55,14 @@ def ready_class(base: type[Model], name: str, module: str) -> type[Model]:
     if (base, name) not in _READY:
         from pydantic import Field, create_model
 
+        object_type = getattr(base, "model_objects", {}).get(kind.name)
         fields: dict[str, Any] = {
-            option.name: (option.type, Field(default=option.default, description=option.help))
+            option.name: (
+                option.type | object_type
+                if option.name == "model" and object_type is not None
+                else option.type,
+                Field(default=option.default, description=option.help),
+            )
             for option in kind.options
         }
         made = create_model(
@@ -132,11 +147,20 @@ def llm_ready_class(
     return made
 
 
-def ready_reranker(kind: str | None, settings: object, *, rebuilt_by: str) -> Reranker:
+def ready_reranker(
+    kind: str | None,
+    settings: object,
+    *,
+    rebuilt_by: str,
+    scoring_model: Callable[[Any], Any] = lambda model: model,
+) -> Reranker:
     """The core reranker a ready class describes with its fields, read from ``settings``.
 
     ``kind`` None means the adapter wraps a reranker it was given and has none: the error says
     how to give one and that ``rebuilt_by`` (the framework's deserializer) needs a ready class.
+    A ``model`` field holding a model object (not a name) is scored by the kind's
+    :data:`MODEL_OBJECT_RERANKERS` reranker, on ``scoring_model(model)`` (the adapter's wrapper
+    into :mod:`rerank_plus.scoring.model_objects`' protocols).
     """
     if kind is None:
         owner = type(settings).__name__
@@ -145,7 +169,28 @@ def ready_reranker(kind: str | None, settings: object, *, rebuilt_by: str) -> Re
             f"ready class ({', '.join(ready_class_names())}), which {rebuilt_by} can rebuild."
         )
     spec = KINDS[kind]
-    return spec.build({name: getattr(settings, name) for name in spec.option_names})
+    values = {name: getattr(settings, name) for name in spec.option_names}
+    model = values.get("model")
+    if model is None or isinstance(model, str) or kind not in MODEL_OBJECT_RERANKERS:
+        return spec.build(values)
+    from rerank_plus.scoring import model_objects
+
+    class_name, applying = MODEL_OBJECT_RERANKERS[kind]
+    ignored = [
+        option.name
+        for option in spec.options
+        if option.name not in ("model", *applying) and values[option.name] != option.default
+    ]
+    if ignored:
+        raise ValueError(
+            f"{', '.join(ignored)} set{'s' if len(ignored) == 1 else ''} how a named model is "
+            f"loaded; with a model object ({type(model).__name__}), configure the object itself "
+            f"(only {', '.join(applying)} apply)."
+        )
+    reranker: Reranker = getattr(model_objects, class_name)(
+        scoring_model(model), **{name: values[name] for name in applying}
+    )
+    return reranker
 
 
 def first_stage_scores(values: Sequence[object]) -> list[float] | None:
