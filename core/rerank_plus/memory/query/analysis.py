@@ -208,13 +208,10 @@ def analyze_query(
         """A word that names no topic: a stop word, a scope word, a letter alone."""
         return len(word) < 2 or word in stops or _is_scope(word)
 
-    remainder = [
-        match.group()
-        for match in _WORD.finditer(folded)
-        if not _inside(match.start(), cue_spans + time_spans + scope_spans)
-        and len(match.group()) >= 2
-        and match.group() not in stops
-    ]
+    content = _blank(text, cue_spans + time_spans + scope_spans)
+    terms = analyzer.analyze(content, language=language).terms
+    keywords = tuple(dict.fromkeys(term for term in terms if _is_keyword(term, stops)))
+    remainder = [term for term in keywords if _names_a_topic(term)]
     targets = target_entities(text, folded, _spans(found["entity_leads"]), time_spans, empty)
     known = known_entities_in(text, folded, names)
     quoted = quoted_entities(text, folded)
@@ -240,8 +237,6 @@ def analyze_query(
     )
     if window is not None and now_note:
         reason += f"; window resolved against {now_note}"
-    content = _blank(text, cue_spans + time_spans + scope_spans)
-    keywords = tuple(dict.fromkeys(analyzer.analyze(content, language=language).terms))
     recency = bool(found["recency"]) or reaches_now
     return QueryAnalysis(
         query,
@@ -253,6 +248,18 @@ def analyze_query(
         window,
         recency,
     )
+
+
+def _is_keyword(term: str, stops: frozenset[str]) -> bool:
+    """Not a stop word of a language the query's cues are in, nor a clitic ("-t" of
+    "a-t-on"): a lone letter joined to punctuation."""
+    return fold(term) not in stops and (term.isalnum() or sum(map(str.isalnum, term)) >= 2)
+
+
+def _names_a_topic(term: str) -> bool:
+    """A keyword that narrows the question: not a scope word, not a lone Latin letter or digit
+    ("Project X" keeps "x" as a keyword; "x" alone names no topic)."""
+    return not _is_scope(fold(term)) and (len(term) >= 2 or not term.isascii())
 
 
 def _spans(found: list[Cue]) -> list[tuple[int, int]]:
