@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from rerank_plus.analysis import Analyzer
@@ -94,6 +94,11 @@ def default_analyzer() -> Analyzer:
 def _folded_stop_words(language: str) -> frozenset[str]:
     """``language``'s stop words as folded words (accents off, "celle-ci" -> two words)."""
     return frozenset(word for stop in stop_words(language) for word in _WORD.findall(fold(stop)))
+
+
+@lru_cache(maxsize=256)
+def _union_of_stop_words(languages: frozenset[str]) -> frozenset[str]:
+    return frozenset().union(*(_folded_stop_words(code) for code in languages))
 
 
 def _check_now(now: Any) -> tuple[datetime, str]:
@@ -201,7 +206,7 @@ def analyze_query(
     stop_languages = cue_languages | {c.language for c in found["scope"]}
     if language in LEXICONS or not stop_languages:
         stop_languages |= {language} if language in LEXICONS else set(LEXICONS)
-    stops = frozenset().union(*(_folded_stop_words(code) for code in stop_languages))
+    stops = _union_of_stop_words(frozenset(stop_languages))
     scope_spans = [(c.start, c.end) for c in found["scope"]]
 
     def empty(word: str) -> bool:

@@ -38,20 +38,26 @@ def words_pattern(fragments: tuple[str, ...] | list[str], *, whole: bool = True)
 
 
 @cache
-def _compiled(kind: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+def _compiled(kind: str) -> tuple[re.Pattern[str], tuple[tuple[str, re.Pattern[str]], ...]]:
+    """Every language's ``kind`` cues as one pattern (one scan of the query), and each
+    language's own, which say whose a match is."""
     whole = kind != "entity_leads"
-    return tuple(
+    every = [fragment for lexicon in LEXICONS.values() for fragment in getattr(lexicon, kind)]
+    return re.compile(words_pattern(every, whole=whole)), tuple(
         (language, re.compile(words_pattern(getattr(lexicon, kind), whole=whole)))
         for language, lexicon in LEXICONS.items()
     )
 
 
 def find_cues(folded: str, kind: str) -> list[Cue]:
-    """Every ``kind`` cue of every language in ``folded`` (a :func:`fold`-ed query)."""
+    """Every ``kind`` cue in ``folded`` (a :func:`fold`-ed query), once per language it is a
+    cue of ("meeting" is English and German)."""
+    merged, languages = _compiled(kind)
     return [
         Cue(kind, language, match.start(), match.end())
-        for language, pattern in _compiled(kind)
-        for match in pattern.finditer(folded)
+        for match in merged.finditer(folded)
+        for language, pattern in languages
+        if pattern.fullmatch(folded, match.start(), match.end())
     ]
 
 

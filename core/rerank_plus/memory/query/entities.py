@@ -20,7 +20,8 @@ _WORD = re.compile(r"\w+")
 #: A word as written: letters first, then letters, digits, inner apostrophes or hyphens.
 _NAME_WORD = re.compile(r"[^\W\d_][\w]*(?:['\u2019\-][\w]+)*")
 _QUOTED = (re.compile(r'"([^"]+)"'), re.compile(r"(?<!\w)'([^']+)'(?!\w)"))
-_SENTENCE_END = re.compile(r"(?:^|[.!?:;\u00bf\u00a1(\[\"'\u00ab\u201c])\s*$")
+#: What ends a sentence, or opens one inside another ("¿", a quotation).
+_SENTENCE_MARKS = '.!?:;\u00bf\u00a1"\u00ab\u201c'
 _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
 #: Where an entity question's target stops: punctuation closing the clause.
 _TARGET_END = re.compile(r"[?!.;,\n]")
@@ -115,10 +116,13 @@ def capitalized_entities(
     if query.isupper():
         return []
     runs: list[list[re.Match[str]]] = []
+    previous_end = 0
     for word in words:
         text = word.group()
         is_acronym = len(text) >= 2 and text.isupper()
-        at_start = _SENTENCE_END.search(query, 0, word.start()) is not None
+        gap = query[previous_end : word.start()]
+        at_start = previous_end == 0 or any(mark in gap for mark in _SENTENCE_MARKS)
+        previous_end = word.end()
         inside = any(s <= word.start() < e for s, e in blocked)
         if inside or not (
             is_acronym or (text[0].isupper() and not at_start) or _inner_capital(text)

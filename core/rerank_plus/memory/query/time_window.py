@@ -65,7 +65,7 @@ class _Found:
 #: Hours each part of a day covers (start, end), end past 24 for the night.
 PART_HOURS = {"morning": (0, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 30)}
 _UNIT_DELTAS = {"minute": timedelta(minutes=1), "hour": timedelta(hours=1)}
-_DAY_KINDS = frozenset({"day", "weekday", "date"})
+_DIGIT = re.compile(r"\d")
 
 
 def _alternation(mapping: dict[Any, str] | Any) -> list[tuple[Any, re.Pattern[str]]]:
@@ -100,6 +100,9 @@ class _LanguagePatterns:
 
     language: str
     lexicon: Lexicon
+    #: Words without which none of the patterns can match: most queries name no time, and one
+    #: search for these spares the dozen pattern scans.
+    trigger: re.Pattern[str]
     patterns: tuple[tuple[str, re.Pattern[str]], ...]
     units: list[tuple[str, re.Pattern[str]]]
     periods: list[tuple[str, re.Pattern[str]]]
@@ -131,9 +134,17 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
     for words, offset, part in lexicon.day_parts:
         patterns.append((f"fixed_part:{offset}:{part}", _word(fold(words).replace(" ", r"\s+"))))
     numbers = {re.sub(r"\s+", " ", fold(word)): value for word, value in lexicon.numbers.items()}
+    trigger_words = [
+        *lexicon.units.values(),
+        *lexicon.periods.values(),
+        *lexicon.days.values(),
+        *lexicon.weekdays,
+        *(words for words, _, _ in lexicon.day_parts),
+    ]
     return _LanguagePatterns(
         language,
         lexicon,
+        re.compile(words_pattern([f"(?:{words})" for words in trigger_words])),
         tuple(patterns),
         _alternation(dict(lexicon.units)),
         _alternation(dict(lexicon.periods)),
@@ -236,6 +247,8 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
 def _find(folded: str) -> list[_Found]:
     found: list[_Found] = []
     for patterns in _all_patterns():
+        if patterns.trigger.search(folded) is None:
+            continue
         for kind, pattern in patterns.patterns:
             for match in pattern.finditer(folded):
                 if kind.startswith("fixed_part:"):
@@ -245,7 +258,7 @@ def _find(folded: str) -> list[_Found]:
                 else:
                     parts = _parts(kind, match, patterns)
                 found.append(_Found(kind, match.start(), match.end(), patterns.language, parts))
-    for kind, pattern in _shared_patterns():
+    for kind, pattern in _shared_patterns() if _DIGIT.search(folded) else ():
         for match in pattern.finditer(folded):
             found.append(_Found(kind, match.start(), match.end(), None, match.groupdict()))
     return _longest_first(found)
