@@ -360,3 +360,77 @@ def test_mixed_language_queries_still_find_their_cues(analyzer: Analyzer) -> Non
 def test_a_huge_query_is_analyzed(analyzer: Analyzer) -> None:
     qa = analyze("What did the team say about the budget? " * 2000, analyzer)
     assert qa.intent == "detail" and "budget" in qa.keywords
+
+
+# --- more windows and languages -------------------------------------------------------------
+
+
+def test_calendar_windows_cross_month_and_year_ends(analyzer: Analyzer) -> None:
+    new_year = at(2024, 1, 3, 8)
+    assert analyze("last week", analyzer, now=new_year).window == TimeWindow(
+        at(2023, 12, 25), at(2024, 1, 1), "last week"
+    )
+    assert analyze("last month", analyzer, now=new_year).window == TimeWindow(
+        at(2023, 12, 1), at(2024, 1, 1), "last month"
+    )
+    end_of_march = at(2024, 3, 31, 9, 30)
+    window = analyze("in the last month", analyzer, now=end_of_march).window
+    assert window is not None and window.start == at(2024, 2, 29, 9, 30)  # clamped, leap year
+    window = analyze("a month ago", analyzer, now=end_of_march).window
+    assert window is not None and (window.start, window.end) == (at(2024, 2, 1), at(2024, 3, 1))
+
+
+def test_clock_ranges_and_offsets(analyzer: Analyzer) -> None:
+    qa = analyze("What was said from 10:00 to 11:30?", analyzer)
+    assert qa.window == TimeWindow(
+        at(2024, 5, 7, 10), at(2024, 5, 7, 11, 31), "from 10:00 to 11:30"
+    )
+    window = analyze("the message of 2024-05-01T10:00+02:00", analyzer).window
+    assert window is not None and window.start == at(2024, 5, 1, 8)
+
+
+def test_the_window_says_what_it_contains(analyzer: Analyzer) -> None:
+    window = analyze("yesterday", analyzer).window
+    assert window is not None
+    assert window.contains(at(2024, 5, 7, 23, 59))
+    assert not window.contains(at(2024, 5, 8))
+    assert TimeWindow(at(2024, 5, 7), None, "since yesterday").contains(at(2030, 1, 1))
+
+
+def test_the_last_meeting_is_recent(analyzer: Analyzer) -> None:
+    for query in ("Summarize the last meeting", "Résume la dernière réunion"):
+        qa = analyze(query, analyzer)
+        assert (qa.intent, qa.recency, qa.window) == ("recent", True, None), query
+
+
+@pytest.mark.parametrize(
+    ("query", "intent", "keywords"),
+    [
+        ("Was wurde letzte Woche über das Budget gesagt?", "detail", ("budget",)),
+        ("Was gibt es Neues seit Montag?", "recent", ()),
+        ("Was waren die wichtigsten Punkte?", "synthesis", ()),
+        ("¿Qué se decidió sobre el presupuesto ayer?", "detail", ("presupuesto",)),
+        ("¿Cuáles fueron los puntos principales de la reunión?", "synthesis", ()),
+        ("Cosa abbiamo deciso ieri sera sul bilancio?", "detail", ("bilancio",)),
+        ("O que foi discutido nas últimas 2 horas?", "recent", ()),
+    ],
+)
+def test_german_spanish_italian_portuguese(
+    query: str, intent: str, keywords: tuple[str, ...], analyzer: Analyzer
+) -> None:
+    qa = analyze(query, analyzer)
+    assert qa.intent == intent, qa.reason
+    assert qa.keywords == keywords
+
+
+def test_cues_do_not_depend_on_detection() -> None:
+    """An analyzer that knows English and French only still reads German and Spanish cues."""
+    narrow = Analyzer(languages=("en", "fr"))
+    qa = analyze_query("seit gestern", NOW, analyzer=narrow)
+    assert qa.intent == "recent" and qa.window is not None and qa.window.start == at(2024, 5, 7)
+    assert analyze_query("Resume la reunión", NOW, analyzer=narrow).intent == "synthesis"
+
+
+def test_a_clock_time_s_lead_word_says_the_language(analyzer: Analyzer) -> None:
+    assert analyze("quelle commande à 00:18 ?", analyzer).language == "fr"
+    assert analyze("um 15 Uhr", analyzer).language == "de"

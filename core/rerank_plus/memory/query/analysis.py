@@ -144,10 +144,11 @@ def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
 
 
 def _choose_language(analyzer: Analyzer, query: str, cue_languages: set[str]) -> str:
-    """The detected language when detection is reliable; else the one language the cues are
-    in; else what the analyzer falls back to (its default language, or the neutral analysis)."""
+    """The detected language when detection is reliable or one of the cues' languages; else
+    the one language the cues are in; else what the analyzer falls back to (its default
+    language, or the neutral analysis)."""
     detection = analyzer.detect(query)
-    if detection.reliable and detection.language:
+    if detection.language and (detection.reliable or detection.language in cue_languages):
         return detection.language
     if len(cue_languages) == 1:
         (only,) = cue_languages

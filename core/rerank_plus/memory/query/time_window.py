@@ -174,7 +174,7 @@ def _shared_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
             reverse=True,
         )
     )
-    lead = rf"(?:(?:{leads})\s+)?"
+    lead = rf"(?:(?P<lead>{leads})\s+)?"
     hour = r"(?P<h>[01]?\d|2[0-3])"
     meridiem = r"(?:\s?(?P<ap>a\.?\s?m\.?|p\.?\s?m\.?)(?!\w))?"
     return (
@@ -208,6 +208,22 @@ def _connectors() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         re.compile(words_pattern(since) + r"\s+$"),
         re.compile(words_pattern(opening) + r"\s+$"),
         re.compile(r"^\s*(?:-|" + words_pattern(inner) + r")\s*$"),
+    )
+
+
+@cache
+def _clock_leads() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple(
+        (code, re.compile(words_pattern(lexicon.clock_leads)))
+        for code, lexicon in LEXICONS.items()
+        if lexicon.clock_leads
+    )
+
+
+def _lead_languages(leads: list[str]) -> frozenset[str]:
+    """The languages a clock time's lead word is in ("à" French, "um" German)."""
+    return frozenset(
+        code for lead in leads for code, pattern in _clock_leads() if pattern.fullmatch(lead)
     )
 
 
@@ -431,7 +447,9 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
     found_kept = [f for i, f in enumerate(found) if f.kind != "duration" or i in starts]
     if not found_kept:
         return None
-    languages = frozenset(f.language for f in found_kept if f.language)
+    languages = frozenset(f.language for f in found_kept if f.language) | _lead_languages(
+        [f.parts["lead"] for f in found_kept if f.kind == "clock" and f.parts.get("lead")]
+    )
 
     def make(start: datetime | None, end: datetime | None, first: int, last: int) -> WindowMatch:
         spans = (*((f.start, f.end) for f in found_kept), (first, last))
