@@ -434,3 +434,20 @@ def test_cues_do_not_depend_on_detection() -> None:
 def test_a_clock_time_s_lead_word_says_the_language(analyzer: Analyzer) -> None:
     assert analyze("quelle commande à 00:18 ?", analyzer).language == "fr"
     assert analyze("um 15 Uhr", analyzer).language == "de"
+
+
+@pytest.mark.parametrize(
+    ("query", "intent", "entities"),
+    [
+        ("who is responsible for the budget?", "detail", ()),
+        ("Where was the meeting held?", "detail", ()),
+        ("Where is the budget mentioned?", "entity", ("budget",)),
+        ("Wo wird das Budget erwähnt?", "entity", ("Budget",)),
+        ("who is bob?", "entity", ("Bob",)),  # a known name, as the caller spells it
+    ],
+)
+def test_who_and_where_ask_for_an_entity_only_when_one_follows(
+    query: str, intent: str, entities: tuple[str, ...], analyzer: Analyzer
+) -> None:
+    qa = analyze(query, analyzer, known_entities=("Bob",))
+    assert (qa.intent, qa.entities) == (intent, entities), qa.reason

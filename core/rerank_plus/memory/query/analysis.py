@@ -27,9 +27,11 @@ from rerank_plus.memory.query.entities import (
     CAPITALIZED_NOUNS,
     capitalized_entities,
     known_entities_in,
+    looks_like_a_name,
     merge_entities,
     outside,
     quoted_entities,
+    spelled_as_known,
     target_entities,
 )
 from rerank_plus.memory.query.folding import fold
@@ -39,7 +41,7 @@ from rerank_plus.memory.query.time_window import TimeWindow, find_window
 
 _WORD = re.compile(r"\w+")
 #: Cue kinds whose words are not the query's topic (left out of the remainder and keywords).
-_CUE_KINDS = ("summary", "breadth", "recency", "entity_leads")
+_CUE_KINDS = ("summary", "breadth", "recency", "entity_leads", "name_leads")
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,8 +221,16 @@ def analyze_query(
     keywords = tuple(dict.fromkeys(term for term in terms if _is_keyword(term, stops)))
     remainder = [term for term in keywords if _names_a_topic(term)]
     targets = target_entities(text, folded, _spans(found["entity_leads"]), time_spans, empty)
-    known = known_entities_in(text, folded, names)
+    leads = _texts(text, found["entity_leads"])
     quoted = quoted_entities(text, folded)
+    for lead in found["name_leads"]:
+        named = target_entities(text, folded, [(lead.start, lead.end)], time_spans, empty)
+        quotes = [span for span, _ in quoted]
+        kept = [(s, name) for s, name in named if looks_like_a_name(text, s, names, quotes)]
+        targets += kept
+        leads += [text[lead.start : lead.end].strip()] if kept else []
+    known = known_entities_in(text, folded, names)
+    targets = [(span, spelled_as_known(name, names)) for span, name in targets]
     capitalized = []
     if language not in CAPITALIZED_NOUNS:
         capitalized = capitalized_entities(text, cue_spans + time_spans, empty)
@@ -232,7 +242,7 @@ def analyze_query(
     intent, reason = decide_intent(
         IntentEvidence(
             entity_targets=[name for _, name in targets],
-            entity_leads=_texts(text, found["entity_leads"]),
+            entity_leads=leads,
             recency=_texts(text, found["recency"]),
             breadth=_texts(text, found["breadth"]),
             summary=_texts(text, found["summary"]),
@@ -273,7 +283,7 @@ def _spans(found: list[Cue]) -> list[tuple[int, int]]:
 
 
 def _texts(text: str, found: list[Cue]) -> list[str]:
-    return [text[cue.start : cue.end] for cue in found]
+    return [text[cue.start : cue.end].strip() for cue in found]
 
 
 @cache

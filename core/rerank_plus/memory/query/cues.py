@@ -15,7 +15,7 @@ from rerank_plus.memory.query.folding import fold
 from rerank_plus.memory.query.lexicon import LEXICONS
 
 #: The kinds of cue matched as plain word lists (see :class:`.lexicon.Lexicon`).
-KINDS = ("summary", "breadth", "scope", "recency", "entity_leads")
+KINDS = ("summary", "breadth", "scope", "recency", "entity_leads", "name_leads")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ def words_pattern(fragments: tuple[str, ...] | list[str], *, whole: bool = True)
 def _compiled(kind: str) -> tuple[re.Pattern[str], tuple[tuple[str, re.Pattern[str]], ...]]:
     """Every language's ``kind`` cues as one pattern (one scan of the query), and each
     language's own, which say whose a match is."""
-    whole = kind != "entity_leads"
+    whole = kind not in ("entity_leads", "name_leads")
     every = [fragment for lexicon in LEXICONS.values() for fragment in getattr(lexicon, kind)]
     return re.compile(words_pattern(every, whole=whole)), tuple(
         (language, re.compile(words_pattern(getattr(lexicon, kind), whole=whole)))
@@ -57,8 +57,14 @@ def find_cues(folded: str, kind: str) -> list[Cue]:
         Cue(kind, language, match.start(), match.end())
         for match in merged.finditer(folded)
         for language, pattern in languages
-        if pattern.fullmatch(folded, match.start(), match.end())
+        if _same_span(pattern.match(folded, match.start()), match.end())
     ]
+
+
+def _same_span(match: re.Match[str] | None, end: int) -> bool:
+    """Whether ``match`` ends at ``end`` (matched in the whole text, so that a cue's lookahead
+    still sees what follows it)."""
+    return match is not None and match.end() == end
 
 
 def warm_up() -> None:

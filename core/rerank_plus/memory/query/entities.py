@@ -83,6 +83,25 @@ def target_entities(
     return found
 
 
+def looks_like_a_name(
+    query: str, span: Span, names: tuple[str, ...], quotes: Iterable[Span]
+) -> bool:
+    """Whether the text at ``span`` is capitalized, inside ``quotes``, or a known name."""
+    start, end = span
+    if query[start : start + 1].isupper() or any(s <= start and end <= e for s, e in quotes):
+        return True
+    known = known_pattern(names)
+    return known is not None and known[0].fullmatch(fold(query[start:end])) is not None
+
+
+def spelled_as_known(name: str, names: tuple[str, ...]) -> str:
+    """``name`` as the caller spelled it when it is one of the known ``names``."""
+    known = known_pattern(names)
+    if known is None:
+        return name
+    return known[1].get(re.sub(r"\s+", " ", fold(name)), name)
+
+
 def known_entities_in(query: str, folded: str, names: tuple[str, ...]) -> list[tuple[Span, str]]:
     compiled = known_pattern(names)
     if compiled is None:

@@ -33,6 +33,9 @@ class Lexicon:
     recency: tuple[str, ...]
     #: Words after which the entity a query is about follows ("where do we talk about").
     entity_leads: tuple[str, ...]
+    #: Words after which a name follows ("who is"): the target counts only when it is
+    #: capitalized, quoted or a known entity ("who is Sarah?", not "who is responsible?").
+    name_leads: tuple[str, ...]
     #: "since": makes the following time the start of an open window.
     since: tuple[str, ...]
     numbers: Mapping[str, int]
@@ -190,15 +193,16 @@ ENGLISH = Lexicon(
         r"where (?:do|did|does|have|has|were|was|are|is) (?:we|they|you|people|it|someone|anyone) "
         r"(?:talk\w*|speak\w*|spoke|discuss\w*|mention\w*|say|said|bring up|brought up) "
         r"(?:about |of |on )?",
-        r"where (?:is|was|are|were) ",
+        r"where (?:is|was|are|were) (?=[^?.!]*\b(?:mention\w*|discuss\w*|talked|said|brought up"
+        r"|raised|c[ao]me up|covered)\b)",
         r"(?:all |any )?mentions? of ",
         r"(?:every|each) (?:mention|time \w+ (?:talk\w*|mention\w*|discuss\w*)) (?:of |about )?",
         r"everything (?:about|on|regarding|concerning) ",
         r"all (?:about|on) ",
         r"what do (?:we|you) know about ",
-        r"who (?:is|was|are|were) ",
         r"tell me about ",
     ),
+    name_leads=(r"who (?:is|was|are|were) ",),
     since=(r"since", r"from", r"starting"),
     numbers=_frozen(
         {
@@ -369,10 +373,10 @@ FRENCH = Lexicon(
         r"|a t on discuté|est il mentionné|est elle mentionnée) (?:de la |de l |du |des |de |d )?",
         r"(?:toutes? les )?mentions? (?:de la |de l |du |des |de |d )",
         r"tout (?:sur|à propos de|au sujet de|concernant) ",
-        r"qui (?:est|était|sont) ",
         r"que sait on (?:de la |de l |du |des |de |d |sur )",
         r"parle moi (?:de la |de l |du |des |de |d )",
     ),
+    name_leads=(r"qui (?:est|était|sont) ",),
     since=(r"depuis", r"à partir d", r"à partir de", r"à compter de"),
     numbers=_frozen(
         {
@@ -505,12 +509,13 @@ GERMAN = Lexicon(
     entity_leads=(
         r"wo (?:reden|sprechen|redeten|sprachen|diskutieren|diskutierten) (?:wir|sie) "
         r"(?:über |von )?(?:den |die |das |dem )?",
-        r"wo (?:wird|wurde) (?:über )?",
+        r"wo (?:wird|wurde) (?:über )?(?=[^?.!]*(?:erwähnt|besprochen|diskutiert|gesprochen"
+        r"|geredet))",
         r"(?:alle )?erwähnungen (?:von |des |der )?",
         r"alles (?:über|zu|zum|zur) ",
-        r"wer (?:ist|war|sind) ",
         r"was wissen wir über ",
     ),
+    name_leads=(r"wer (?:ist|war|sind) ",),
     since=(r"seit", r"ab"),
     numbers=_frozen(
         {
@@ -656,9 +661,9 @@ SPANISH = Lexicon(
         r"(?:del |de la |de los |de las |de |sobre )?",
         r"(?:todas las )?menciones (?:del |de la |de los |de las |de |a )",
         r"todo (?:sobre|acerca de) ",
-        r"quién (?:es|era|fue) ",
         r"qué sabemos (?:de|sobre) ",
     ),
+    name_leads=(r"quién (?:es|era|fue) ",),
     since=(r"desde", r"a partir de"),
     numbers=_frozen(
         {
@@ -792,9 +797,9 @@ ITALIAN = Lexicon(
         r"(?:del |della |dello |dei |degli |delle |di |d )?",
         r"(?:tutte le )?menzioni (?:del |della |dello |dei |degli |delle |di |d )",
         r"tutto (?:su|sul|sulla|sullo|riguardo) ",
-        r"chi (?:è|era|sono) ",
         r"cosa sappiamo (?:di|su) ",
     ),
+    name_leads=(r"chi (?:è|era|sono) ",),
     since=(r"da", r"dal", r"dalla", r"dall", r"dallo", r"a partire da"),
     numbers=_frozen(
         {
@@ -935,9 +940,9 @@ PORTUGUESE = Lexicon(
         r"(?:do |da |dos |das |de |sobre (?:o |a )?)?",
         r"(?:todas as )?menç(?:ão|ões) (?:ao |à |do |da |dos |das |de |a )",
         r"tudo (?:sobre|acerca de) (?:o |a )?",
-        r"quem (?:é|era|foi) ",
         r"o que sabemos (?:de|sobre) ",
     ),
+    name_leads=(r"quem (?:é|era|foi) ",),
     since=(r"desde", r"a partir de"),
     numbers=_frozen(
         {
