@@ -133,10 +133,6 @@ def _check_names(known_entities: Iterable[str]) -> tuple[str, ...]:
     return names
 
 
-def _inside(position: int, spans: Iterable[tuple[int, int]]) -> bool:
-    return any(start <= position < end for start, end in spans)
-
-
 def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
     """``text`` with the spans replaced by spaces (same length)."""
     chars = list(text)
@@ -206,37 +202,24 @@ def analyze_query(
     if window_match:
         cue_languages |= window_match.languages
     language = _choose_language(analyzer, text, cue_languages)
-    stop_languages = cue_languages | {c.language for c in found["scope"]}
-    if language in LEXICONS or not stop_languages:
-        stop_languages |= {language} if language in LEXICONS else set(LEXICONS)
-    stops = _union_of_stop_words(frozenset(stop_languages))
+    # Stop words of every language the query shows: its cues', its scope words', its own.
+    shown = cue_languages | {c.language for c in found["scope"]} | {language}
+    stops = _union_of_stop_words(frozenset(shown - {NEUTRAL}))
     scope_spans = [(c.start, c.end) for c in found["scope"]]
-
-    def empty(word: str) -> bool:
-        """A word that names no topic: a stop word, a scope word, a letter alone."""
-        return len(word) < 2 or word in stops or _is_scope(word)
 
     content = _blank(text, cue_spans + time_spans + scope_spans)
     terms = analyzer.analyze(content, language=language).terms
     keywords = tuple(dict.fromkeys(term for term in terms if _is_keyword(term, stops)))
-    remainder = [term for term in keywords if _names_a_topic(term)]
-    targets = target_entities(text, folded, _spans(found["entity_leads"]), time_spans, empty)
-    leads = _texts(text, found["entity_leads"])
-    quoted = quoted_entities(text, folded)
-    for lead in found["name_leads"]:
-        named = target_entities(text, folded, [(lead.start, lead.end)], time_spans, empty)
-        quotes = [span for span, _ in quoted]
-        kept = [(s, name) for s, name in named if looks_like_a_name(text, s, names, quotes)]
-        targets += kept
-        leads += [text[lead.start : lead.end].strip()] if kept else []
-    known = known_entities_in(text, folded, names)
-    targets = [(span, spelled_as_known(name, names)) for span, name in targets]
-    capitalized = []
-    if language not in CAPITALIZED_NOUNS:
-        capitalized = capitalized_entities(text, cue_spans + time_spans, empty)
-    taken = [span for span, _ in (*targets, *known, *quoted)]
-    entities = merge_entities(targets, known, quoted, outside(capitalized, taken))
-
+    targets, leads, entities = _entities(
+        text,
+        folded,
+        found,
+        names,
+        times=time_spans,
+        blocked=cue_spans + time_spans,
+        stops=stops,
+        capitalized=language not in CAPITALIZED_NOUNS,
+    )
     window = window_match.window if window_match else None
     reaches_now = window is not None and (window.end is None or window.end > moment)
     intent, reason = decide_intent(
@@ -247,7 +230,7 @@ def analyze_query(
             breadth=_texts(text, found["breadth"]),
             summary=_texts(text, found["summary"]),
             scope=_texts(text, found["scope"]),
-            remainder=remainder,
+            remainder=[term for term in keywords if _names_a_topic(term)],
             open_window=window.expression if window is not None and reaches_now else None,
         )
     )
@@ -264,6 +247,43 @@ def analyze_query(
         window,
         recency,
     )
+
+
+def _entities(
+    text: str,
+    folded: str,
+    found: dict[str, list[Cue]],
+    names: tuple[str, ...],
+    *,
+    times: list[tuple[int, int]],
+    blocked: list[tuple[int, int]],
+    stops: frozenset[str],
+    capitalized: bool,
+) -> tuple[list[tuple[tuple[int, int], str]], list[str], tuple[str, ...]]:
+    """The targets of entity questions, the leads that found them, and every entity of the
+    query (targets, known names, quoted strings, then capitalized names). A target ends where
+    a time expression (``times``) starts; ``blocked`` spans (cues, times) hold no capitalized
+    name."""
+
+    def empty(word: str) -> bool:
+        """A word that names nothing: a stop word, a scope word, a letter alone."""
+        return len(word) < 2 or word in stops or _is_scope(word)
+
+    targets = target_entities(text, folded, _spans(found["entity_leads"]), times, empty)
+    leads = _texts(text, found["entity_leads"])
+    quoted = quoted_entities(text, folded)
+    quotes = [span for span, _ in quoted]
+    for lead in found["name_leads"]:
+        named = target_entities(text, folded, [(lead.start, lead.end)], times, empty)
+        kept = [(s, name) for s, name in named if looks_like_a_name(text, s, names, quotes)]
+        targets += kept
+        leads += [text[lead.start : lead.end].strip()] if kept else []
+    targets = [(span, spelled_as_known(name, names)) for span, name in targets]
+    known = known_entities_in(text, folded, names)
+    found_capitalized = capitalized_entities(text, blocked, empty) if capitalized else []
+    taken = [span for span, _ in (*targets, *known, *quoted)]
+    entities = merge_entities(targets, known, quoted, outside(found_capitalized, taken))
+    return targets, leads, entities
 
 
 def _is_keyword(term: str, stops: frozenset[str]) -> bool:

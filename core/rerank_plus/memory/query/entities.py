@@ -46,7 +46,7 @@ def known_pattern(names: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, st
     return re.compile(rf"(?<!\w)(?:{body})(?!\w)"), spelled
 
 
-def _trimmed(query: str, folded: str, start: int, end: int, empty: Callable[[str], bool]) -> Span:
+def _trimmed(folded: str, start: int, end: int, empty: Callable[[str], bool]) -> Span:
     """``[start, end)`` without the words at either end that carry no content."""
     words = [m.span() for m in _WORD.finditer(folded, start, end)]
     while words and empty(folded[words[0][0] : words[0][1]]):
@@ -76,7 +76,7 @@ def target_entities(
         for stop_start, _ in stops:
             if lead_end <= stop_start < end:
                 end = stop_start
-        start, end = _trimmed(query, folded, lead_end, end, empty)
+        start, end = _trimmed(folded, lead_end, end, empty)
         name = _POSSESSIVE.sub("", query[start:end].strip(" \"'"))
         if name:
             found.append(((start, end), name))

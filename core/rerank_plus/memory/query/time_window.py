@@ -99,7 +99,6 @@ class _LanguagePatterns:
     """One language's time patterns, compiled, with the tables that read their groups."""
 
     language: str
-    lexicon: Lexicon
     #: Words without which none of the patterns can match: most queries name no time, and one
     #: search for these spares the dozen pattern scans.
     trigger: re.Pattern[str]
@@ -143,7 +142,6 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
     ]
     return _LanguagePatterns(
         language,
-        lexicon,
         re.compile(words_pattern([f"(?:{words})" for words in trigger_words])),
         tuple(patterns),
         _alternation(dict(lexicon.units)),
