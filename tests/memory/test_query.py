@@ -451,3 +451,22 @@ def test_who_and_where_ask_for_an_entity_only_when_one_follows(
 ) -> None:
     qa = analyze(query, analyzer, known_entities=("Bob",))
     assert (qa.intent, qa.entities) == (intent, entities), qa.reason
+
+
+@pytest.mark.parametrize(
+    ("query", "intent"),
+    [
+        ("tl;dr", "synthesis"),
+        ("What were the action items?", "synthesis"),
+        ("Quelles décisions ont été prises ?", "synthesis"),
+        ("Liste les points clés de la réunion", "synthesis"),
+        ("Zusammenfassung bitte", "synthesis"),
+        ("What did I miss?", "recent"),
+        ("Qu'est-ce que j'ai raté ?", "recent"),
+        ("What did they listen to?", "detail"),
+        ("what happened at 14:05?", "detail"),  # a moment: the lines said then
+        ("Was haben wir gestern entschieden?", "synthesis"),  # a day: its summary
+    ],
+)
+def test_chat_phrasings(query: str, intent: str, analyzer: Analyzer) -> None:
+    assert analyze(query, analyzer).intent == intent

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from functools import cache, lru_cache
 from typing import Any
 
@@ -40,6 +40,8 @@ from rerank_plus.memory.query.lexicon import LEXICONS
 from rerank_plus.memory.query.time_window import TimeWindow, find_window
 
 _WORD = re.compile(r"\w+")
+#: The longest window that still names a moment rather than a period.
+PRECISE_WINDOW = timedelta(hours=1)
 #: Cue kinds whose words are not the query's topic (left out of the remainder and keywords).
 _CUE_KINDS = ("summary", "breadth", "recency", "entity_leads", "name_leads")
 
@@ -232,6 +234,7 @@ def analyze_query(
             scope=_texts(text, found["scope"]),
             remainder=[term for term in keywords if _names_a_topic(term)],
             open_window=window.expression if window is not None and reaches_now else None,
+            precise_window=window.expression if _is_precise(window) else None,
         )
     )
     if window is not None and now_note:
@@ -284,6 +287,13 @@ def _entities(
     taken = [span for span, _ in (*targets, *known, *quoted)]
     entities = merge_entities(targets, known, quoted, outside(found_capitalized, taken))
     return targets, leads, entities
+
+
+def _is_precise(window: TimeWindow | None) -> bool:
+    """A window of an hour or less: a moment ("at 14:05"), not a period to summarize."""
+    if window is None or window.start is None or window.end is None:
+        return False
+    return window.end - window.start <= PRECISE_WINDOW
 
 
 def _is_keyword(term: str, stops: frozenset[str]) -> bool:

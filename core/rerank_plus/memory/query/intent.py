@@ -10,6 +10,7 @@ In order, the first rule that applies decides:
 
    - a window that reaches ``now`` ("since yesterday", "today", "in the last 2 hours") ->
      ``recent`` ("What happened since yesterday?");
+   - a window of an hour or less ("at 14:05") -> ``detail``: the lines said then;
    - a breadth cue ("main steps", "big picture", "grandes étapes", "dans l'ensemble"), a
      summary cue ("summarize", "what was ... about", "de quoi") or a scope word ->
      ``synthesis`` ("Summarize the whole meeting", "What were the main topics?");
@@ -41,6 +42,8 @@ class IntentEvidence:
     remainder: Sequence[str]
     #: The window's text when it reaches ``now`` (open, or ending after it), else None.
     open_window: str | None
+    #: The window's text when it is a precise time (an hour or less: "at 14:05"), else None.
+    precise_window: str | None = None
 
 
 def _quoted(words: Sequence[str]) -> str:
@@ -58,6 +61,8 @@ def decide_intent(evidence: IntentEvidence) -> tuple[str, str]:
     if not evidence.remainder:
         if evidence.open_window is not None:
             return "recent", f"a window up to now ({evidence.open_window!r}) and no topic"
+        if evidence.precise_window is not None:
+            return "detail", f"a precise time ({evidence.precise_window!r}) and no topic"
         scope = f" (scope words {_quoted(evidence.scope)})" if evidence.scope else ""
         if evidence.breadth:
             return "synthesis", f"breadth cue {_quoted(evidence.breadth)} with no topic{scope}"
