@@ -470,3 +470,11 @@ def test_who_and_where_ask_for_an_entity_only_when_one_follows(
 )
 def test_chat_phrasings(query: str, intent: str, analyzer: Analyzer) -> None:
     assert analyze(query, analyzer).intent == intent
+
+
+def test_the_longest_known_name_wins_and_thousands_of_names_are_fine(analyzer: Analyzer) -> None:
+    many = tuple(f"Person {number}" for number in range(5000))
+    names = (*many, "Project", "Project Manager", "Finch-Saunders")
+    qa = analyze("What did the project manager tell Finch Saunders and person 4321?", analyzer,
+                 known_entities=names)  # fmt: skip
+    assert qa.entities == ("Project Manager", "Finch-Saunders", "Person 4321")

@@ -282,7 +282,7 @@ def _entities(
         targets += kept
         leads += [text[lead.start : lead.end].strip()] if kept else []
     targets = [(span, spelled_as_known(name, names)) for span, name in targets]
-    known = known_entities_in(text, folded, names)
+    known = known_entities_in(folded, names)
     found_capitalized = capitalized_entities(text, blocked, empty) if capitalized else []
     taken = [span for span, _ in (*targets, *known, *quoted)]
     entities = merge_entities(targets, known, quoted, outside(found_capitalized, taken))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from rerank_plus.memory.query.folding import fold
@@ -33,17 +34,32 @@ CAPITALIZED_NOUNS = frozenset({"de", "lb"})
 Span = tuple[int, int]
 
 
-@lru_cache(maxsize=256)
-def known_pattern(names: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]] | None:
-    """One pattern for a set of known names, longest first, and folded name -> the name."""
-    spelled = {re.sub(r"\s+", " ", fold(name.strip())): name.strip() for name in names}
-    spelled.pop("", None)
-    if not spelled:
-        return None
-    body = "|".join(
-        re.escape(name).replace(r"\ ", r"\s+") for name in sorted(spelled, key=len, reverse=True)
-    )
-    return re.compile(rf"(?<!\w)(?:{body})(?!\w)"), spelled
+@dataclass(frozen=True)
+class KnownNames:
+    """Known names by their folded words ("project manager" -> "Project Manager"): a query's
+    word n-grams are looked up, so thousands of names cost one lookup per n-gram, not one
+    pattern alternative each."""
+
+    spelled: dict[str, str]
+    longest: int
+
+    def spelling(self, text: str) -> str | None:
+        """The caller's spelling of ``text`` when it is a known name."""
+        return self.spelled.get(_key(text))
+
+
+def _key(text: str) -> str:
+    return " ".join(_WORD.findall(fold(text)))
+
+
+@lru_cache(maxsize=64)
+def known_names(names: tuple[str, ...]) -> KnownNames:
+    spelled: dict[str, str] = {}
+    for name in names:
+        key = _key(name)
+        if key:
+            spelled.setdefault(key, name.strip())
+    return KnownNames(spelled, max((key.count(" ") + 1 for key in spelled), default=0))
 
 
 def _trimmed(folded: str, start: int, end: int, empty: Callable[[str], bool]) -> Span:
@@ -90,27 +106,33 @@ def looks_like_a_name(
     start, end = span
     if query[start : start + 1].isupper() or any(s <= start and end <= e for s, e in quotes):
         return True
-    known = known_pattern(names)
-    return known is not None and known[0].fullmatch(fold(query[start:end])) is not None
+    return known_names(names).spelling(query[start:end]) is not None
 
 
 def spelled_as_known(name: str, names: tuple[str, ...]) -> str:
     """``name`` as the caller spelled it when it is one of the known ``names``."""
-    known = known_pattern(names)
-    if known is None:
-        return name
-    return known[1].get(re.sub(r"\s+", " ", fold(name)), name)
+    return known_names(names).spelling(name) or name
 
 
-def known_entities_in(query: str, folded: str, names: tuple[str, ...]) -> list[tuple[Span, str]]:
-    compiled = known_pattern(names)
-    if compiled is None:
+def known_entities_in(folded: str, names: tuple[str, ...]) -> list[tuple[Span, str]]:
+    """The known names in the query as whole words, the longest first where two overlap."""
+    known = known_names(names)
+    if not known.spelled:
         return []
-    pattern, spelled = compiled
-    return [
-        (match.span(), spelled[re.sub(r"\s+", " ", match.group())])
-        for match in pattern.finditer(folded)
-    ]
+    words = list(_WORD.finditer(folded))
+    found: list[tuple[Span, str]] = []
+    index = 0
+    while index < len(words):
+        for size in range(min(known.longest, len(words) - index), 0, -1):
+            run = words[index : index + size]
+            name = known.spelled.get(" ".join(word.group() for word in run))
+            if name is not None:
+                found.append(((run[0].start(), run[-1].end()), name))
+                index += size
+                break
+        else:
+            index += 1
+    return found
 
 
 def quoted_entities(query: str, folded: str) -> list[tuple[Span, str]]:
