@@ -22,7 +22,7 @@ _WORD = re.compile(r"\w+")
 _NAME_WORD = re.compile(r"[^\W\d_][\w]*(?:['\u2019\-][\w]+)*")
 _QUOTED = (re.compile(r'"([^"]+)"'), re.compile(r"(?<!\w)'([^']+)'(?!\w)"))
 #: What ends a sentence, or opens one inside another ("¿", a quotation).
-_SENTENCE_MARKS = '.!?:;\u00bf\u00a1"\u00ab\u201c'
+_SENTENCE_MARKS = frozenset('.!?:;\u00bf\u00a1"\u00ab\u201c')
 _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
 #: Where an entity question's target stops: punctuation closing the clause.
 _TARGET_END = re.compile(r"[?!.;,\n]")
@@ -160,14 +160,16 @@ def capitalized_entities(
     previous_end = 0
     for word in words:
         text = word.group()
-        is_acronym = len(text) >= 2 and text.isupper()
-        gap = query[previous_end : word.start()]
-        at_start = previous_end == 0 or any(mark in gap for mark in _SENTENCE_MARKS)
+        at_start = previous_end == 0 or not _SENTENCE_MARKS.isdisjoint(
+            query[previous_end : word.start()]
+        )
         previous_end = word.end()
-        inside = any(s <= word.start() < e for s, e in blocked)
-        if inside or not (
-            is_acronym or (text[0].isupper() and not at_start) or _inner_capital(text)
-        ):
+        if text.islower():  # most words: no capital, no name
+            continue
+        is_acronym = len(text) >= 2 and text.isupper()
+        if not (is_acronym or (text[0].isupper() and not at_start) or _inner_capital(text)):
+            continue
+        if any(s <= word.start() < e for s, e in blocked):
             continue
         if runs and query[runs[-1][-1].end() : word.start()] in (" ", "-"):
             runs[-1].append(word)
