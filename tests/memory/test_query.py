@@ -478,3 +478,47 @@ def test_the_longest_known_name_wins_and_thousands_of_names_are_fine(analyzer: A
     qa = analyze("What did the project manager tell Finch Saunders and person 4321?", analyzer,
                  known_entities=names)  # fmt: skip
     assert qa.entities == ("Project Manager", "Finch-Saunders", "Person 4321")
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("What did we decide in March?", at(2024, 3, 1), at(2024, 4, 1)),
+        ("in June", at(2023, 6, 1), at(2023, 7, 1)),  # June 2024 is still to come
+        ("since May", at(2024, 5, 1), None),
+        ("on May 3rd", at(2024, 5, 3), at(2024, 5, 4)),
+        ("the 3rd of May 2023", at(2023, 5, 3), at(2023, 5, 4)),
+        ("May 3 at 10:15", at(2024, 5, 3, 10, 15), at(2024, 5, 3, 10, 16)),
+        ("Feb 29", at(2024, 2, 29), at(2024, 3, 1)),
+        ("le 3 mai", at(2024, 5, 3), at(2024, 5, 4)),
+        ("en mars 2023", at(2023, 3, 1), at(2023, 4, 1)),
+        ("seit dem 3. Mai", at(2024, 5, 3), None),
+        ("am 3. Mai um 10:00", at(2024, 5, 3, 10), at(2024, 5, 3, 10, 1)),
+        ("el 3 de mayo", at(2024, 5, 3), at(2024, 5, 4)),
+        ("desde enero", at(2024, 1, 1), None),
+        ("il 3 maggio", at(2024, 5, 3), at(2024, 5, 4)),
+        ("3 de maio de 2023", at(2023, 5, 3), at(2023, 5, 4)),
+    ],
+)
+def test_months_and_days_of_months(
+    query: str, start: datetime, end: datetime | None, analyzer: Analyzer
+) -> None:
+    window = analyze(query, analyzer).window
+    assert window is not None and (window.start, window.end) == (start, end)
+
+
+@pytest.mark.parametrize("query", ["What may happen?", "Jan said hi", "February 30", "mars"])
+def test_words_that_only_look_like_dates_give_no_window(query: str, analyzer: Analyzer) -> None:
+    assert analyze(query, analyzer).window is None
+
+
+def test_what_comes_next_is_a_detail_but_next_steps_are_a_synthesis(analyzer: Analyzer) -> None:
+    assert analyze("What may happen next?", analyzer).intent == "detail"
+    assert analyze("What will we discuss in the next meeting?", analyzer).intent == "detail"
+    assert analyze("What are the next steps?", analyzer).intent == "synthesis"
+    assert analyze("Quelles sont les prochaines étapes ?", analyzer).intent == "synthesis"
+
+
+def test_spaced_cue_spellings(analyzer: Analyzer) -> None:
+    for query in ("standup notes", "stand-up notes", "todo list", "to-do list", "to do list"):
+        assert analyze(query, analyzer).intent == "synthesis", query

@@ -34,13 +34,14 @@ def test_every_entry_compiles_and_survives_folding(language: str) -> None:
         # hyphen between letters becomes a space, which would break a character range.
         assert not re.search(r"\\[A-Z]", fragment), fragment
         assert not re.search(r"\[[^\]]*\w-\w[^\]]*\]", fragment), fragment
-        placeholders = re.sub(r"<(N|UNIT|PERIOD|WEEKDAY)>", "x", fragment)
+        placeholders = re.sub(r"<(N|UNIT|PERIOD|WEEKDAY|DAY|MONTH|YEAR)>", "x", fragment)
         re.compile(words_pattern([placeholders]))
 
 
-def test_every_lexicon_has_seven_weekdays_and_the_same_units() -> None:
+def test_every_lexicon_has_seven_weekdays_twelve_months_and_the_same_units() -> None:
     for lexicon in LEXICONS.values():
         assert len(lexicon.weekdays) == 7
+        assert len(lexicon.months) == 12
         assert set(lexicon.units) == {"minute", "hour", "day", "week", "month", "year"}
         assert set(lexicon.periods) == {"week", "month", "year"}
 

@@ -196,7 +196,7 @@ def analyze_query(
         return QueryAnalysis(query, "detail", "empty query", None, (), (), None, False)
     folded = fold(text)
 
-    found = {kind: find_cues(folded, kind) for kind in (*_CUE_KINDS, "scope")}
+    found = {kind: find_cues(folded, kind) for kind in (*_CUE_KINDS, "scope", "future")}
     window_match = find_window(text, folded, moment)
     cue_spans = [(c.start, c.end) for kind in _CUE_KINDS for c in found[kind]]
     time_spans = list(window_match.spans) if window_match else []
@@ -232,7 +232,12 @@ def analyze_query(
             breadth=_texts(text, found["breadth"]),
             summary=_texts(text, found["summary"]),
             scope=_texts(text, found["scope"]),
-            remainder=[term for term in keywords if _names_a_topic(term)],
+            remainder=[term for term in keywords if _names_a_topic(term)]
+            + [
+                text[cue.start : cue.end]
+                for cue in found["future"]
+                if not any(s <= cue.start < e for s, e in cue_spans)
+            ],
             open_window=window.expression if window is not None and reaches_now else None,
             precise_window=window.expression if _is_precise(window) else None,
         )

@@ -15,7 +15,7 @@ from rerank_plus.memory.query.folding import fold
 from rerank_plus.memory.query.lexicon import LEXICONS
 
 #: The kinds of cue matched as plain word lists (see :class:`.lexicon.Lexicon`).
-KINDS = ("summary", "breadth", "scope", "recency", "entity_leads", "name_leads")
+KINDS = ("summary", "breadth", "scope", "future", "recency", "entity_leads", "name_leads")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +33,13 @@ def words_pattern(fragments: tuple[str, ...] | list[str], *, whole: bool = True)
     whitespace), and to a word's end unless ``whole`` is False (entity leads end with the space
     before the name)."""
     folded = sorted({fold(fragment) for fragment in fragments}, key=len, reverse=True)
-    body = "|".join(fragment.replace(" ", r"\s+") for fragment in folded)
+    body = "|".join(spaced(fragment) for fragment in folded)
     return rf"(?<!\w)(?:{body})" + (r"(?!\w)" if whole else "")
+
+
+def spaced(fragment: str) -> str:
+    """A fragment's spaces as whitespace: " ?" any or none, " " one or more."""
+    return fragment.replace(" ?", r"\s*").replace(" ", r"\s+")
 
 
 @cache

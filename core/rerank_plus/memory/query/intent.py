@@ -6,7 +6,8 @@ In order, the first rule that applies decides:
    ``entity``;
 2. a recency cue ("what's new", "latest", "dernièrement", "the last meeting") -> ``recent``;
 3. take out the cues, the time expression, scope words ("meeting", "discussion", "team",
-   "topics", "decisions", "discussed" ...) and stop words; when nothing is left (no topic):
+   "topics", "decisions", "discussed" ...) and stop words, but not the words that point past
+   the memory ("the next meeting": plans are details); when nothing is left (no topic):
 
    - a window that reaches ``now`` ("since yesterday", "today", "in the last 2 hours") ->
      ``recent`` ("What happened since yesterday?");

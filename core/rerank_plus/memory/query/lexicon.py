@@ -29,6 +29,9 @@ class Lexicon:
     breadth: tuple[str, ...]
     #: Words that do not narrow a question (the meeting, the discussion, the team, topics...).
     scope: tuple[str, ...]
+    #: Words that point past the memory, to what comes next ("the next meeting"): a question
+    #: about plans, never a summary, though stop-word lists drop them.
+    future: tuple[str, ...]
     #: Asking for what is recent without a date ("what's new", "latest"): implicit recency.
     recency: tuple[str, ...]
     #: Words after which the entity a query is about follows ("where do we talk about").
@@ -65,6 +68,13 @@ class Lexicon:
     current_period: tuple[str, ...]
     #: words that may lead a clock time ("at", "à", "um").
     clock_leads: tuple[str, ...] = field(default=())
+    #: January first, every form (abbreviations too: they only count next to a day or year).
+    months: tuple[str, ...] = field(default=())
+    #: a month without a day ("in May", "May 2024"): templates with <MONTH> and <YEAR>; a lead
+    #: word or a year is required, since some month names are also words ("may", "mars").
+    month_alone: tuple[str, ...] = field(default=())
+    #: a day of a month ("May 3rd", "le 3 mai"): templates with <DAY>, <MONTH> and <YEAR>.
+    day_dates: tuple[str, ...] = field(default=())
 
 
 def _frozen(mapping: dict) -> Mapping:
@@ -176,6 +186,7 @@ ENGLISH = Lexicon(
         r"notes",
         r"record",
     ),
+    future=(r"next", r"upcoming", r"future"),
     recency=(
         r"what s new",
         r"what is new",
@@ -278,6 +289,28 @@ ENGLISH = Lexicon(
     previous_period=(r"last <PERIOD>", r"previous <PERIOD>"),
     current_period=(r"this <PERIOD>", r"current <PERIOD>"),
     clock_leads=(r"at", r"around", r"about"),
+    months=(
+        r"january|jan",
+        r"february|feb",
+        r"march|mar",
+        r"april|apr",
+        r"may",
+        r"june|jun",
+        r"july|jul",
+        r"august|aug",
+        r"september|sept?",
+        r"october|oct",
+        r"november|nov",
+        r"december|dec",
+    ),
+    month_alone=(
+        r"(?:in|during|since|until|of|early|late|mid) <MONTH>(?:,? <YEAR>)?",
+        r"<MONTH>,? <YEAR>",
+    ),
+    day_dates=(
+        r"<MONTH> <DAY>(?:st|nd|rd|th)?(?:,? <YEAR>)?",
+        r"(?:the )?<DAY>(?:st|nd|rd|th)? (?:of )?<MONTH>(?:,? <YEAR>)?",
+    ),
 )
 
 FRENCH = Lexicon(
@@ -364,6 +397,7 @@ FRENCH = Lexicon(
         r"gens",
         r"notes?",
     ),
+    future=(r"prochaine?s?", r"à venir", r"futur\w*"),
     recency=(
         r"quoi de (?:neuf|nouveau)",
         r"qu y a t il de nouveau",
@@ -450,6 +484,25 @@ FRENCH = Lexicon(
     ),
     current_period=(r"(?:cette|ce|cet) <PERIOD>(?: ci)?",),
     clock_leads=(r"à", r"vers", r"a"),
+    months=(
+        r"janvier|janv",
+        r"février|févr",
+        r"mars",
+        r"avril|avr",
+        r"mai",
+        r"juin",
+        r"juillet|juil",
+        r"août",
+        r"septembre|sept",
+        r"octobre|oct",
+        r"novembre|nov",
+        r"décembre|déc",
+    ),
+    month_alone=(
+        r"(?:en|depuis|durant|pendant|début|fin|mi|mois de|mois d) <MONTH>(?: <YEAR>)?",
+        r"<MONTH> <YEAR>",
+    ),
+    day_dates=(r"(?:le )?<DAY>(?:er)? <MONTH>(?: <YEAR>)?",),
 )
 
 GERMAN = Lexicon(
@@ -514,6 +567,7 @@ GERMAN = Lexicon(
         r"getroffen",
         r"teilnehmer(?:in|innen|n)?",
     ),
+    future=(r"nächste[nrs]?", r"kommende[nrs]?", r"künftig\w*"),
     recency=(
         r"was gibt s neues",
         r"was gibt es neues",
@@ -606,6 +660,22 @@ GERMAN = Lexicon(
     previous_period=(r"(?:letzte|letzten|letztes|vergangene|vergangenen|vergangenes) <PERIOD>",),
     current_period=(r"(?:diese|diesen|dieses) <PERIOD>",),
     clock_leads=(r"um", r"gegen"),
+    months=(
+        r"januar|jan",
+        r"februar|feb",
+        r"märz|mär",
+        r"april|apr",
+        r"mai",
+        r"juni|jun",
+        r"juli|jul",
+        r"august|aug",
+        r"september|sept?",
+        r"oktober|okt",
+        r"november|nov",
+        r"dezember|dez",
+    ),
+    month_alone=(r"(?:im|seit|bis|anfang|ende|mitte) <MONTH>(?: <YEAR>)?", r"<MONTH> <YEAR>"),
+    day_dates=(r"(?:am |vom |seit dem )?<DAY>\. ?<MONTH>(?: <YEAR>)?",),
 )
 
 SPANISH = Lexicon(
@@ -672,6 +742,7 @@ SPANISH = Lexicon(
         r"tomad[oa]s?",
         r"participantes?",
     ),
+    future=(r"próxim[oa]s?", r"siguientes?", r"futur[oa]s?"),
     recency=(
         r"qué hay de nuevo",
         r"qué (?:hay|ha habido) de nuevo",
@@ -747,6 +818,26 @@ SPANISH = Lexicon(
     previous_period=(r"(?:la |el )?<PERIOD> pasad[oa]", r"(?:la |el )?<PERIOD> anterior"),
     current_period=(r"(?:esta|este) <PERIOD>",),
     clock_leads=(r"a las", r"a la", r"sobre las"),
+    months=(
+        r"enero|ene",
+        r"febrero|feb",
+        r"marzo|mar",
+        r"abril|abr",
+        r"mayo|may",
+        r"junio|jun",
+        r"julio|jul",
+        r"agosto|ago",
+        r"septiembre|setiembre|sept?",
+        r"octubre|oct",
+        r"noviembre|nov",
+        r"diciembre|dic",
+    ),
+    month_alone=(
+        r"(?:en|desde|durante|hasta|a principios de|a finales de|a mediados de) <MONTH>"
+        r"(?: de <YEAR>)?",
+        r"<MONTH> de <YEAR>",
+    ),
+    day_dates=(r"(?:el )?<DAY> de <MONTH>(?: de <YEAR>)?",),
 )
 
 ITALIAN = Lexicon(
@@ -813,6 +904,7 @@ ITALIAN = Lexicon(
         r"per favore",
         r"partecipanti",
     ),
+    future=(r"prossim[oaie]", r"futur[oaie]"),
     recency=(
         r"cosa c è di nuovo",
         r"che c è di nuovo",
@@ -897,6 +989,25 @@ ITALIAN = Lexicon(
     ),
     current_period=(r"(?:questa|questo|quest) <PERIOD>",),
     clock_leads=(r"alle", r"all", r"verso le", r"a"),
+    months=(
+        r"gennaio|genn?",
+        r"febbraio|febb?",
+        r"marzo|mar",
+        r"aprile|apr",
+        r"maggio|magg?",
+        r"giugno|giu",
+        r"luglio|lug",
+        r"agosto|ago",
+        r"settembre|sett?",
+        r"ottobre|ott",
+        r"novembre|nov",
+        r"dicembre|dic",
+    ),
+    month_alone=(
+        r"(?:a|in|da|durante|fino a|inizio|fine|metà) <MONTH>(?: <YEAR>)?",
+        r"<MONTH> <YEAR>",
+    ),
+    day_dates=(r"(?:il |l )?<DAY> <MONTH>(?: <YEAR>)?",),
 )
 
 PORTUGUESE = Lexicon(
@@ -962,6 +1073,7 @@ PORTUGUESE = Lexicon(
         r"tomad[oa]s?",
         r"participantes?",
     ),
+    future=(r"próxim[oa]s?", r"seguintes?", r"futur[oa]s?"),
     recency=(
         r"o que há de novo",
         r"o que (?:tem|temos) de novo",
@@ -1039,6 +1151,25 @@ PORTUGUESE = Lexicon(
     previous_period=(r"(?:na |no |a |o )?<PERIOD> passad[oa]", r"(?:na |no )?<PERIOD> anterior"),
     current_period=(r"(?:esta|este|nesta|neste) <PERIOD>",),
     clock_leads=(r"às", r"as", r"por volta das"),
+    months=(
+        r"janeiro|jan",
+        r"fevereiro|fev",
+        r"março|mar",
+        r"abril|abr",
+        r"maio|mai",
+        r"junho|jun",
+        r"julho|jul",
+        r"agosto|ago",
+        r"setembro|set",
+        r"outubro|out",
+        r"novembro|nov",
+        r"dezembro|dez",
+    ),
+    month_alone=(
+        r"(?:em|desde|durante|até|no início de|no fim de) <MONTH>(?: de <YEAR>)?",
+        r"<MONTH> de <YEAR>",
+    ),
+    day_dates=(r"(?:em |no dia |dia )?<DAY> de <MONTH>(?: de <YEAR>)?",),
 )
 
 #: Every language with cues, by ISO 639-1 code.

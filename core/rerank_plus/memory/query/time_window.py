@@ -14,6 +14,9 @@ Conventions (documented in docs/memory.md):
 - "3 days ago" is that calendar day (weeks, months, years alike); "2 hours ago" the hour
   centred on ``now - 2h`` (minutes alike).
 - "between/from X and/to Y" spans from X's start to Y's end.
+- A month ("in May", "en mars 2023") or a day of one ("May 3rd", "le 3 mai", "3. Mai") without
+  a year is the latest one not after ``now``; a month name alone needs a lead word or a year
+  ("may" and "mars" are words too).
 - Parts of a day: morning 00:00-12:00, afternoon 12:00-18:00, evening 18:00-24:00, night
   18:00-06:00 the next day.
 """
@@ -27,7 +30,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from functools import cache
 from typing import Any
 
-from rerank_plus.memory.query.cues import words_pattern
+from rerank_plus.memory.query.cues import spaced, words_pattern
 from rerank_plus.memory.query.folding import fold
 from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
 
@@ -81,12 +84,16 @@ def _expand(template: str, lexicon: Lexicon) -> str:
     units = "|".join(fold(words) for words in lexicon.units.values())
     periods = "|".join(fold(words) for words in lexicon.periods.values())
     weekdays = "|".join(fold(words) for words in lexicon.weekdays)
-    pattern = fold(template).replace(" ", r"\s+")
+    months = "|".join(fold(words) for words in lexicon.months)
+    pattern = spaced(fold(template))
     return (
         pattern.replace("<n>", _number_pattern(lexicon))  # folded: the placeholders lowercased
         .replace("<unit>", rf"(?P<unit>{units})")
         .replace("<period>", rf"(?P<period>{periods})")
         .replace("<weekday>", rf"(?P<weekday>{weekdays})")
+        .replace("<month>", rf"(?P<month>{months})")
+        .replace("<day>", r"(?P<d>[0-3]?\d)")
+        .replace("<year>", r"(?P<y>\d{4})")
     )
 
 
@@ -106,6 +113,7 @@ class _LanguagePatterns:
     units: list[tuple[str, re.Pattern[str]]]
     periods: list[tuple[str, re.Pattern[str]]]
     weekdays: list[tuple[int, re.Pattern[str]]]
+    months: list[tuple[int, re.Pattern[str]]]
     days: list[tuple[int, re.Pattern[str]]]
     parts: list[tuple[str, re.Pattern[str]]]
     numbers: dict[str, int]
@@ -126,12 +134,14 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
         *templates("previous_weekday", lexicon.previous_weekday),
         *templates("previous_period", lexicon.previous_period),
         *templates("current_period", lexicon.current_period),
+        *templates("month", lexicon.month_alone),
+        *templates("day_date", lexicon.day_dates),
         ("day_part", _word(rf"(?P<day>{days}){joiner}(?P<part>{parts})")),
         ("day", _word(rf"(?P<day>{days})")),
         ("weekday", _word(rf"(?P<weekday>{weekdays})")),
     ]
     for words, offset, part in lexicon.day_parts:
-        patterns.append((f"fixed_part:{offset}:{part}", _word(fold(words).replace(" ", r"\s+"))))
+        patterns.append((f"fixed_part:{offset}:{part}", _word(spaced(fold(words)))))
     numbers = {re.sub(r"\s+", " ", fold(word)): value for word, value in lexicon.numbers.items()}
     trigger_words = [
         *lexicon.units.values(),
@@ -139,6 +149,7 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
         *lexicon.days.values(),
         *lexicon.weekdays,
         *(words for words, _, _ in lexicon.day_parts),
+        *lexicon.months,
     ]
     return _LanguagePatterns(
         language,
@@ -147,6 +158,7 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
         _alternation(dict(lexicon.units)),
         _alternation(dict(lexicon.periods)),
         _alternation(dict(enumerate(lexicon.weekdays))),
+        _alternation({number: words for number, words in enumerate(lexicon.months, 1)}),
         _alternation(dict(lexicon.days)),
         _alternation(dict(lexicon.parts)),
         numbers,
@@ -196,14 +208,15 @@ def _shared_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 @cache
 def _connectors() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """ "since" before a time, "between/from" before a range, "and/to" inside it."""
+    """ "since" before a time (or leading its match: "since May", where a month needs its
+    lead word), "between/from" before a range, "and/to" inside it."""
     since = [word for lex in LEXICONS.values() for word in lex.since]
     opening = ["between", "from", "entre", "de", "du", "zwischen", "von", "vom", "desde", "tra",
                "fra", "da", "dal", "dalle"]  # fmt: skip
     inner = ["and", "to", "until", "till", "through", "et", "à", "au", "jusqu à", "und", "bis",
              "y", "hasta", "a", "e", "fino a", "al", "alle", "até"]  # fmt: skip
     return (
-        re.compile(words_pattern(since) + r"\s+$"),
+        re.compile(r"(?:" + words_pattern(since) + r"\s+$|^" + words_pattern(since) + r"\s)"),
         re.compile(words_pattern(opening) + r"\s+$"),
         re.compile(r"^\s*(?:-|" + words_pattern(inner) + r")\s*$"),
     )
@@ -237,8 +250,19 @@ def _number(patterns: _LanguagePatterns, text: str | None) -> int:
     return int(text) if text.isdigit() else patterns.numbers[text]
 
 
-def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict[str, Any]:
+def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict[str, Any] | None:
+    """What a matched expression says, read from its groups; None for a date that does not
+    exist ("February 30")."""
     groups = match.groupdict()
+    if kind in ("month", "day_date"):
+        year = int(groups["y"]) if groups.get("y") else None
+        month = _lookup(patterns.months, groups["month"])
+        day = int(groups["d"]) if groups.get("d") else 1
+        try:
+            date(year or 2000, month, day)  # 2000: a leap year, so February 29 passes
+        except ValueError:
+            return None
+        return {"year": year, "month": month, "day": day}
     if kind in ("ago", "last_n", "duration"):
         return {
             "n": _number(patterns, groups.get("n")),
@@ -265,13 +289,12 @@ def _find(folded: str) -> list[_Found]:
             continue
         for kind, pattern in patterns.patterns:
             for match in pattern.finditer(folded):
+                name, parts = kind, _parts(kind, match, patterns)
                 if kind.startswith("fixed_part:"):
                     _, offset, part = kind.split(":")
-                    parts: dict[str, Any] = {"offset": int(offset), "part": part}
-                    kind = "day_part"
-                else:
-                    parts = _parts(kind, match, patterns)
-                found.append(_Found(kind, match.start(), match.end(), patterns.language, parts))
+                    name, parts = "day_part", {"offset": int(offset), "part": part}
+                if parts is not None:
+                    found.append(_Found(name, match.start(), match.end(), patterns.language, parts))
     for kind, pattern in _shared_patterns() if _DIGIT.search(folded) else ():
         for match in pattern.finditer(folded):
             found.append(_Found(kind, match.start(), match.end(), None, match.groupdict()))
@@ -384,6 +407,8 @@ def _span(found: _Found, now: datetime) -> tuple[datetime, datetime | None]:
         "last_n": lambda: (_minus(now, parts["n"], parts["unit"]), None),
         "duration": lambda: (_minus(now, parts["n"], parts["unit"]), None),
         "clock": lambda: _clock_span(parts, now, None),
+        "month": lambda: _month_span(parts, now),
+        "day_date": lambda: _day_span(_named_day(parts, today), tz),
         "date": lambda: _date_span(parts, now),
     }
     if found.kind == "day_part":
@@ -396,6 +421,29 @@ def _span(found: _Found, now: datetime) -> tuple[datetime, datetime | None]:
     if found.kind == "ago":
         return _ago_span(parts["n"], parts["unit"], now)
     return resolvers[found.kind]()
+
+
+def _month_span(parts: dict[str, Any], now: datetime) -> tuple[datetime, datetime]:
+    """The month named, in the year given or the latest one not after ``now``'s month."""
+    year = parts["year"] or (now.year if parts["month"] <= now.month else now.year - 1)
+    return _period_span(date(year, parts["month"], 1), "month", now.tzinfo)
+
+
+def _named_day(parts: dict[str, Any], today: date) -> date:
+    """The day named ("May 3"), in the year given or the latest one not after ``today``; a
+    February 29 without a year is the latest one there was."""
+    if parts["year"]:
+        return date(parts["year"], parts["month"], parts["day"])
+    year = today.year
+    while True:
+        try:
+            day = date(year, parts["month"], parts["day"])
+        except ValueError:  # February 29 of a common year
+            year -= 1
+            continue
+        if day <= today:
+            return day
+        year -= 1
 
 
 def _ago_span(n: int, unit: str, now: datetime) -> tuple[datetime, datetime]:
@@ -412,7 +460,7 @@ def _day_of(found: _Found, now: datetime) -> date | None:
     """The calendar day a day-level expression names (for "yesterday at 00:18")."""
     if found.kind == "date" and found.parts.get("h") is None:
         return _date_span(found.parts, now)[0].date()
-    if found.kind in ("day", "weekday", "previous_weekday", "day_part"):
+    if found.kind in ("day", "weekday", "previous_weekday", "day_part", "day_date"):
         return _span(found, now)[0].date()
     if found.kind == "ago" and found.parts["unit"] == "day":
         return _span(found, now)[0].date()
@@ -439,9 +487,9 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
     since, opening, inner = _connectors()
     starts: dict[int, int] = {}
     for index, item in enumerate(found):
-        lead = since.search(folded, 0, item.start)
+        lead = since.search(folded, 0, item.start) or since.match(folded[item.start : item.end])
         if lead is not None:
-            starts[index] = lead.start()
+            starts[index] = lead.start() if lead.string is folded else item.start
     found_kept = [f for i, f in enumerate(found) if f.kind != "duration" or i in starts]
     if not found_kept:
         return None
