@@ -239,7 +239,9 @@ def analyze_query(
                 if not any(s <= cue.start < e for s, e in cue_spans)
             ],
             open_window=window.expression if window is not None and reaches_now else None,
-            precise_window=window.expression if _is_precise(window) else None,
+            precise_window=window.expression
+            if window is not None and _is_precise(window)
+            else None,
         )
     )
     if window is not None and now_note:
@@ -294,9 +296,9 @@ def _entities(
     return targets, leads, entities
 
 
-def _is_precise(window: TimeWindow | None) -> bool:
+def _is_precise(window: TimeWindow) -> bool:
     """A window of an hour or less: a moment ("at 14:05"), not a period to summarize."""
-    if window is None or window.start is None or window.end is None:
+    if window.start is None or window.end is None:
         return False
     return window.end - window.start <= PRECISE_WINDOW
 
