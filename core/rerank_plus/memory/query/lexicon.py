@@ -5,8 +5,9 @@ query (:mod:`.folding`: no accents, word-inner apostrophes and hyphens as spaces
 "aujourd hui" and "parle t on"; accents may be kept, they are folded too). Inflection is
 covered by stems ("summar\\w*", "résum\\w*") or listed forms. Placeholders in templates:
 ``<N>`` a number (digits or a number word of the language), ``<UNIT>`` a unit of time,
-``<PERIOD>`` week, month or year, ``<WEEKDAY>`` a day name, ``<DAY>`` and ``<PART>`` a day and
-a part of it ("yesterday" + "morning").
+``<PERIOD>`` week, month or year, ``<WEEKDAY>`` a day name, ``<MONTH>`` a month name,
+``<DAY>`` a day of the month (1-31), ``<YEAR>`` four digits. A space is one or more
+whitespace characters, " ?" any or none.
 
 The tables are the common ways each language asks these things, written from the languages'
 usage, not from any evaluation set. Adding a language is adding one :class:`Lexicon`.

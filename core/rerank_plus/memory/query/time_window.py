@@ -1,7 +1,7 @@
 """Explicit time windows in a query ("since yesterday", "last week", "à 00h18"), resolved
 against ``now``.
 
-Conventions (documented in docs/memory.md):
+Conventions:
 
 - Days, weeks (Monday first), months and years are calendar ones in ``now``'s time zone:
   "yesterday" is yesterday 00:00 to today 00:00, "last week" the previous Monday-to-Monday.
