@@ -55,7 +55,7 @@ class Lexicon:
     parts: Mapping[str, str]
     #: single expressions of a day and a part: (words, day offset, part) ("this morning").
     day_parts: tuple[tuple[str, int, str], ...]
-    #: what may stand between a <DAY> and a <PART> ("ayer por la mañana").
+    #: what may stand between a day word and a part of the day ("ayer por la mañana").
     part_joiner: str
     #: Monday first.
     weekdays: tuple[str, str, str, str, str, str, str]
