@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from rerank_plus.compose.profiles import read_config
+from rerank_plus.memory.query.intent import INTENTS
 
-INTENTS = ("synthesis", "detail", "recent", "entity")
 TIERS = ("small", "medium", "large")
 
 _DEFAULTS: dict[str, dict[str, Any]] = {

@@ -421,7 +421,8 @@ class MemoryRetriever:
                 last = item.end_time or item.time
                 if first is None or last is None:
                     return False
-                return (start is None or last >= start) and (end is None or first <= end)
+                # the window's end is excluded, as the query analysis defines it
+                return (start is None or last >= start) and (end is None or first < end)
 
             trace.step("time_window", applied=True, start=start, end=end, levels=[0, 1])
             return lambda level: inside if level <= 1 else None
