@@ -82,7 +82,7 @@ def markdown_tables(summary: Sequence[dict[str, Any]]) -> str:
         rows = [row for row in summary if row["budget"] == budget]
         counts: Counter[str] = Counter()
         for row in rows:
-            counts = counts | Counter(row["queries"])
+            counts |= Counter(row["queries"])
         out.append(
             f"Budget {budget} ({counts['specific']} specific, {counts['general']} general queries)"
         )
