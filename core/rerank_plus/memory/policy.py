@@ -59,11 +59,11 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     },
     # Precise questions: windows and raw messages, a little upper-level context.
     "detail": {
-        "quotas": {"overview": 0.3, "extracts": 0.3, "quotes": 0.4},
+        "quotas": {"overview": 0.2, "extracts": 0.1, "quotes": 0.7},
         "fill_order": ["quotes", "extracts", "overview"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.2},
         "freshness": None,
-        "mmr_lambda": 0.85,
+        "mmr_lambda": 0.95,
         "overview_items": {"small": 1, "medium": 2, "large": 2},
         "drill_m": {"small": 12, "medium": 20, "large": 30},
         "drill_from": "windows",
