@@ -246,6 +246,7 @@ def ours(reranker: CrossEncoderReranker, name: str, pairs) -> tuple[list[list[in
     return ids, probabilities
 
 
+@pytest.mark.filterwarnings("ignore:`max_length` is ignored when `padding`")  # the card's pad
 @pytest.mark.parametrize("family", list(REFERENCES))
 @pytest.mark.parametrize(
     ("instruction", "max_length"), [(None, None), (INSTRUCTION, None), (None, 120)]

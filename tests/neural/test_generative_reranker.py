@@ -85,6 +85,16 @@ def test_a_decoder_with_a_pair_template_goes_through_predict(qwen3, qwen3_rerank
     assert loaded.template_tokens == prompt.length(query, empty)
 
 
+def test_predict_for_decoders_also_cuts_the_document_tail(qwen3_reranker_path, tmp_path):
+    """With a short max_length, sentence-transformers cuts the rendered prompt and writes the
+    template's end back: the prompt the fast path builds, so the same scores."""
+    folder = _copy(qwen3_reranker_path, tmp_path / "own-template", template=True)
+    templated = CrossEncoderReranker(folder, device="cpu", max_length=90)
+    fast = CrossEncoderReranker(str(qwen3_reranker_path), device="cpu", max_length=90)
+    assert templated.load(folder).tokens is None
+    assert probabilities(templated) == pytest.approx(probabilities(fast), abs=1e-5)
+
+
 @pytest.mark.parametrize(("batch_size", "batch_tokens"), [(1, None), (2, None), (64, 1), (64, 300)])
 def test_scores_do_not_depend_on_batching_or_left_padding(
     qwen3_reranker_path, batch_size, batch_tokens
