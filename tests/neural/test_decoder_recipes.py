@@ -266,6 +266,7 @@ def test_recipe_equals_the_reference_procedure(request, family, instruction, max
         assert max(map(len, ids)) == max_length
 
 
+@pytest.mark.slow
 def test_qwen3_equals_sentence_transformers_predict(qwen3_reranker_path) -> None:
     """sentence-transformers loads the tiny model as a causal-LM CrossEncoder (LogitScore,
     yes - no) with the chat template that renders the Qwen3-Reranker prompt: same scores."""

@@ -321,17 +321,14 @@ class CrossEncoderReranker(Reranker):
         if recipe is None:
             raise ValueError(_not_a_reranker(name, architectures))
         dtype = self._dtype(device, config)
-        model = load_model(
+        model: Any = load_model(
             "cross-encoder",
             name,
-            lambda: (
-                AutoModelForCausalLM.from_pretrained(
-                    name, dtype=dtype, trust_remote_code=self.trust_remote_code
-                )
-                .to(device)
-                .eval()
+            lambda: AutoModelForCausalLM.from_pretrained(
+                name, dtype=dtype, trust_remote_code=self.trust_remote_code
             ),
         )
+        model.to(device).eval()
         tokens = PromptTokenizer(
             tokenizer,
             recipe,
