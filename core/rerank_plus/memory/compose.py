@@ -1,0 +1,204 @@
+"""Step 4: the annotated context, filled block by block within ``max_tokens``.
+
+Blocks come in reading order: ``overview`` (high-level summaries), ``extracts`` (window
+summaries under them), ``quotes`` (verbatim messages). Each item gets a header with its level,
+index and time; consecutive quotes share one header and each line names its speaker. Items are
+chronological inside a block. The budget is filled in the policy's ``fill_order`` with each
+block's quota; what a block leaves unused goes to the next one, and an item that does not fit is
+skipped, not the end of the fill.
+
+No text twice: a sentence already shown (say, inside a chosen summary) is not repeated; an
+item's repeated sentences are elided with ``[...]``, and an item with nothing new is left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from rerank_plus.memory.context import BLOCKS, ContextItem
+from rerank_plus.memory.items import MemoryItem
+from rerank_plus.memory.search import Hit
+from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.memory.trace import Trace
+
+TITLES = {
+    "overview": "Overview (summaries):",
+    "extracts": "Extracts (window summaries):",
+    "quotes": "Quotes (verbatim messages):",
+}
+ELISION = "[...]"
+_FOLD = re.compile(r"[\W_]+")
+
+
+def fold(sentence: str) -> str:
+    """A sentence as the no-repeat rule compares it: case and punctuation folded."""
+    return _FOLD.sub(" ", sentence.casefold()).strip()
+
+
+def _clock(moment: datetime | None, with_date: bool) -> str:
+    if moment is None:
+        return ""
+    return moment.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
+
+
+@dataclass
+class Placed:
+    """An accepted item and the text shown for it (its sentences new to the context)."""
+
+    hit: Hit
+    block: str
+    shown: str
+
+
+@dataclass
+class Composition:
+    text: str
+    placed: list[Placed]
+    tokens: int
+    spend: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+class Composer:
+    """Fills the blocks of one context (see the module docstring)."""
+
+    def __init__(
+        self,
+        counter: Callable[[str], int],
+        span_start: Mapping[str, int],
+        with_date: bool,
+    ) -> None:
+        self.counter = counter
+        self.span_start = span_start
+        self.with_date = with_date
+
+    def header(self, item: MemoryItem, last: MemoryItem | None = None) -> str:
+        number = f"#{item.index}" if last is None else f"#{item.index}-{last.index}"
+        moment = _clock(item.time, self.with_date)
+        return f"[{item.label()} {number}{' ' + moment if moment else ''}]"
+
+    @staticmethod
+    def line(item: MemoryItem, text: str) -> str:
+        return f"{item.speaker}: {text}" if item.speaker else text
+
+    def compose(
+        self,
+        candidates: Mapping[str, Sequence[Hit]],
+        quotas: Mapping[str, float],
+        fill_order: Sequence[str],
+        max_tokens: int,
+        min_relevance: float,
+        trace: Trace,
+    ) -> Composition:
+        shown: set[str] = set()
+        accepted: list[Placed] = []
+        quote_indices: set[int] = set()
+        carry = 0.0
+        for block in fill_order:
+            allowance = quotas[block] * max_tokens + carry
+            pool = candidates.get(block, ())
+            best = max((hit.score for hit in pool), default=0.0)
+            opened = False
+            for hit in pool:
+                item = hit.item
+                if best > 0 and hit.score < min_relevance * best:
+                    trace.reject(item.id, "below the dynamic cutoff", block=block)
+                    continue
+                text = self._new_text(item, shown)
+                if text is None:
+                    trace.reject(item.id, "already in the context", block=block)
+                    continue
+                joins = block == "quotes" and (
+                    item.index - 1 in quote_indices or item.index + 1 in quote_indices
+                )
+                cost = self.counter(self.line(item, text))
+                cost += 0 if joins else self.counter(self.header(item))
+                cost += 0 if opened else self.counter(TITLES[block])
+                if cost > allowance:
+                    trace.reject(item.id, "does not fit", block=block, tokens=cost)
+                    continue
+                allowance -= cost
+                opened = True
+                accepted.append(Placed(hit, block, text))
+                shown.update(fold(s) for s in split_sentences(item.text))
+                if block == "quotes":
+                    quote_indices.add(item.index)
+            carry = max(0.0, allowance)
+        return self._render(accepted, max_tokens, trace)
+
+    def _new_text(self, item: MemoryItem, shown: set[str]) -> str | None:
+        sentences = split_sentences(item.text)
+        if not sentences:
+            return None
+        keep = [fold(sentence) not in shown for sentence in sentences]
+        if not any(keep):
+            return None
+        if all(keep):
+            return item.text.strip()
+        parts: list[str] = []
+        for sentence, kept in zip(sentences, keep, strict=True):
+            if kept:
+                parts.append(sentence)
+            elif not parts or parts[-1] != ELISION:
+                parts.append(ELISION)
+        return " ".join(parts)
+
+    def _render(self, placed: list[Placed], max_tokens: int, trace: Trace) -> Composition:
+        while True:
+            text, spend = self._text(placed)
+            tokens = self.counter(text) if text else 0
+            if tokens <= max_tokens or not placed:
+                return Composition(text, placed, tokens, spend)
+            # A counter that is not additive over lines: drop the weakest item until it fits.
+            weakest = min(range(len(placed)), key=lambda i: (placed[i].hit.score, -i))
+            trace.reject(placed[weakest].hit.item.id, "over the budget once rendered")
+            placed = placed[:weakest] + placed[weakest + 1 :]
+
+    def _text(self, placed: list[Placed]) -> tuple[str, dict[str, dict[str, int]]]:
+        lines: list[str] = []
+        spend: dict[str, dict[str, int]] = {}
+        for block in BLOCKS:
+            members = sorted(
+                (p for p in placed if p.block == block),
+                key=lambda p: (self.span_start.get(p.hit.item.id, 0), -p.hit.item.level),
+            )
+            if not members:
+                continue
+            lines.append(TITLES[block])
+            spent = spend.setdefault(block, {})
+            spent["title"] = self.counter(TITLES[block])
+            previous: MemoryItem | None = None
+            for position, entry in enumerate(members):
+                item = entry.hit.item
+                if block == "quotes":
+                    run_continues = previous is not None and item.index == previous.index + 1
+                    if not run_continues:
+                        run_end = item
+                        for later in members[position + 1 :]:
+                            if later.hit.item.index != run_end.index + 1:
+                                break
+                            run_end = later.hit.item
+                        header = self.header(item, run_end if run_end is not item else None)
+                        lines.append(header)
+                        spent["headers"] = spent.get("headers", 0) + self.counter(header)
+                    body = self.line(item, entry.shown)
+                else:
+                    header = self.header(item)
+                    spent["headers"] = spent.get("headers", 0) + self.counter(header)
+                    body = f"{header} {entry.shown}"
+                lines.append(body)
+                label = item.label()
+                spent[label] = spent.get(label, 0) + self.counter(self.line(item, entry.shown))
+                previous = item
+        return "\n".join(lines), spend
+
+
+def context_items(placed: Sequence[Placed]) -> tuple[ContextItem, ...]:
+    """The placed items as the caller sees them, in the order the context shows them."""
+    order = {block: position for position, block in enumerate(BLOCKS)}
+    return tuple(
+        ContextItem(entry.hit.item, entry.hit.score, entry.block)
+        for entry in sorted(placed, key=lambda p: order[p.block])
+    )

@@ -1,0 +1,86 @@
+"""Step 2: drill down from the best summaries into what they cover, and only that.
+
+From the best items of a level, a second search runs over the union of their covers one level
+down; each cover group (the items under one parent) gives at most ``m`` items, and the kept items
+are the parents of the next step, down to the raw messages. Kept items come round-robin across
+groups (each parent's best first), so a context built from them spans every picked summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from rerank_plus.memory.items import MemoryItem
+from rerank_plus.memory.memory import Memory
+from rerank_plus.memory.search import Allowed, Hit, LevelSearch
+from rerank_plus.memory.trace import Trace
+
+
+def round_robin(groups: Sequence[Sequence[Hit]]) -> list[Hit]:
+    """The first of every group, then the second of every group, ...
+
+    >>> from rerank_plus.memory.items import MemoryItem
+    >>> a, b, c = (Hit(MemoryItem(i, 0, n, i), 1.0) for n, i in enumerate("abc"))
+    >>> [hit.item.id for hit in round_robin([[a, b], [c]])]
+    ['a', 'c', 'b']
+    """
+    out: list[Hit] = []
+    for rank in range(max((len(group) for group in groups), default=0)):
+        out.extend(group[rank] for group in groups if rank < len(group))
+    return out
+
+
+def drill_down(
+    memory: Memory,
+    search: LevelSearch,
+    query: str,
+    terms: Sequence[str],
+    query_vector: np.ndarray | None,
+    picks: Sequence[Hit],
+    m: int,
+    allowed: Callable[[int], Allowed | None],
+    trace: Trace,
+) -> dict[int, list[Hit]]:
+    """Items kept at each level below ``picks`` (all on one level), best-covered first."""
+    found: dict[int, list[Hit]] = {}
+    level = picks[0].item.level if picks else 0
+    while picks and level > 0 and m > 0:
+        parent_of: dict[str, str] = {}
+        for pick in picks:
+            for covered in pick.item.covers:
+                parent_of.setdefault(covered, pick.item.id)
+        items, dense = search.pool(
+            level - 1,
+            terms,
+            query_vector,
+            limit=len(parent_of) or 1,
+            allowed=allowed(level - 1),
+            within=parent_of,
+        )
+        ranked = search.rank(query, items, dense)
+        groups: dict[str, list[Hit]] = {pick.item.id: [] for pick in picks}
+        for hit in ranked:
+            group = groups[parent_of[hit.item.id]]
+            if len(group) < m:
+                group.append(hit)
+        kept = round_robin(list(groups.values()))
+        trace.step(
+            "drill_down",
+            from_level=level,
+            to_level=level - 1,
+            parents=[pick.item.id for pick in picks],
+            covered=len(parent_of),
+            kept=[hit.item.id for hit in kept],
+            m=m,
+        )
+        found[level - 1] = kept
+        picks = kept
+        level -= 1
+    return found
+
+
+def holds_any(item: MemoryItem, terms: set[str], analyze: Callable[[str], set[str]]) -> bool:
+    """Whether ``item``'s analyzed terms include one of ``terms``."""
+    return bool(terms & analyze(item.text))

@@ -1,0 +1,171 @@
+"""What retrieval reads from a memory, computed once per memory version.
+
+Per level: the items, their embeddings as one matrix (from ``item.embedding`` or embedded once),
+and an inverted index of analyzed terms, so a query finds its candidates without scoring every
+item; one BM25 fitted on the whole memory gives the light reranker collection-wide IDF.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from rerank_plus.analysis import Analyzer
+from rerank_plus.memory.embedding import Embedder
+from rerank_plus.memory.items import MemoryItem
+from rerank_plus.memory.memory import Memory
+from rerank_plus.scoring.bm25 import BM25Reranker
+
+
+def band(level: int, depth: int) -> str:
+    """What part of the hierarchy a level is: ``messages`` (L0), ``windows`` (L1), ``top`` (the
+    highest summary level above L1) or ``upper`` (in between)."""
+    if level == 0:
+        return "messages"
+    if level == 1:
+        return "windows"
+    return "top" if level == depth - 1 else "upper"
+
+
+@dataclass
+class LevelIndex:
+    """One level's items, embeddings (unit rows, or None), and term -> item positions."""
+
+    items: tuple[MemoryItem, ...]
+    vectors: np.ndarray | None
+    postings: dict[str, list[int]]
+    position: dict[str, int]
+
+
+class MemoryIndex:
+    """Embeddings and term postings of every level, and a BM25 fitted on the whole memory."""
+
+    def __init__(self, memory: Memory, embedder: Embedder | None, analyzer: Analyzer) -> None:
+        self.memory = memory
+        self.version = memory.version
+        self.analyzer = analyzer
+        self.embedder = embedder
+        items = memory.items
+        texts = [item.text for item in items]
+        self.bm25 = BM25Reranker(analyzer=analyzer)
+        if any(text.strip() for text in texts):
+            self.bm25.fit(texts)
+        _, languages = analyzer.languages_for("", texts)
+        self.languages = languages
+        terms = {
+            item.id: analyzer.analyze(item.text, language).term_frequencies
+            for item, language in zip(items, languages, strict=True)
+        }
+        statistics = self.bm25.statistics
+        self.document_frequency = statistics.document_frequency if statistics else {}
+        self.n_items = len(items)
+        vectors = self._vectors(items, embedder)
+        self.vector_by_text = {} if vectors is None else dict(zip(texts, vectors, strict=True))
+        self.levels: list[LevelIndex] = []
+        start = 0
+        for level in range(memory.depth):
+            row = memory.level(level)
+            postings: dict[str, list[int]] = {}
+            for position, item in enumerate(row):
+                for term in terms[item.id]:
+                    postings.setdefault(term, []).append(position)
+            block = None if vectors is None else vectors[start : start + len(row)]
+            self.levels.append(
+                LevelIndex(row, block, postings, {item.id: i for i, item in enumerate(row)})
+            )
+            start += len(row)
+        self.known_entities = self._entities(items)
+        times = [item.time for item in memory.messages if item.time is not None]
+        self.timed = bool(times)
+        self.spans_days = len({moment.date() for moment in times}) > 1
+        self.span_starts = self._span_starts(items)
+
+    @staticmethod
+    def _entities(items: Sequence[MemoryItem]) -> tuple[str, ...]:
+        """Speakers and entity names: what a query may name."""
+        names: dict[str, None] = {}
+        for item in items:
+            if item.speaker:
+                names[item.speaker] = None
+            names.update(dict.fromkeys(item.entity_names))
+        return tuple(names)
+
+    @staticmethod
+    def _span_starts(items: Sequence[MemoryItem]) -> dict[str, int]:
+        """The position of each item's first covered message: chronology across levels."""
+        starts: dict[str, int] = {}
+        for item in items:  # level by level, so covered items come first
+            if item.level == 0:
+                starts[item.id] = item.index
+            else:
+                starts[item.id] = min((starts[c] for c in item.covers if c in starts), default=0)
+        return starts
+
+    @staticmethod
+    def _vectors(items: Sequence[MemoryItem], embedder: Embedder | None) -> np.ndarray | None:
+        """One unit row per item: stored embeddings where every item has one, else embedded
+        (only the items without one) when an embedder is given, else None."""
+        if not items:
+            return None
+        stored = [item.embedding for item in items]
+        missing = [i for i, vector in enumerate(stored) if vector is None]
+        if missing and embedder is None:
+            return None
+        fresh = embedder.embed([items[i].text for i in missing]) if missing else None
+        width = len(next(v for v in stored if v is not None)) if len(missing) < len(items) else 0
+        width = width or (fresh.shape[1] if fresh is not None else 0)
+        matrix = np.zeros((len(items), width), dtype=np.float32)
+        for i, vector in enumerate(stored):
+            if vector is not None:
+                if len(vector) != width:
+                    raise ValueError(
+                        f"item {items[i].id!r} has an embedding of {len(vector)} values, others "
+                        f"{width}; embed every item with the same model."
+                    )
+                matrix[i] = vector
+        if fresh is not None:
+            matrix[missing] = fresh
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        return matrix / np.maximum(norms, 1e-12)
+
+    def idf(self, term: str) -> float:
+        frequency = self.document_frequency.get(term, 0)
+        return math.log(1.0 + (self.n_items - frequency + 0.5) / (frequency + 0.5))
+
+    def lexical_hits(self, level: int, terms: Sequence[str]) -> dict[int, float]:
+        """Positions at ``level`` holding a query term, with the summed IDF of the terms they
+        hold: a candidate generator, not a score (BM25 scores the candidates)."""
+        hits: dict[int, float] = {}
+        postings = self.levels[level].postings
+        for term in dict.fromkeys(terms):
+            weight = self.idf(term)
+            for position in postings.get(term, ()):
+                hits[position] = hits.get(position, 0.0) + weight
+        return hits
+
+    def top_lexical(self, level: int, terms: Sequence[str], limit: int) -> list[int]:
+        """The ``limit`` positions with the highest summed IDF of query terms."""
+        hits = self.lexical_hits(level, terms)
+        return heapq.nlargest(limit, hits, key=lambda p: (hits[p], -p))
+
+    def top_dense(self, level: int, query_vector: np.ndarray | None, limit: int) -> list[int]:
+        """The ``limit`` positions closest to the query (none without embeddings)."""
+        cosines = self.dense(level, query_vector)
+        if cosines is None:
+            return []
+        if len(cosines) > limit:
+            best = np.argpartition(-cosines, limit - 1)[:limit]
+        else:
+            best = np.arange(len(cosines))
+        return sorted(best.tolist(), key=lambda p: (-cosines[p], p))
+
+    def dense(self, level: int, query_vector: np.ndarray | None) -> np.ndarray | None:
+        """Cosine of the query with every item of ``level`` (None without embeddings)."""
+        vectors = self.levels[level].vectors
+        if vectors is None or query_vector is None or vectors.shape[1] != query_vector.shape[0]:
+            return None
+        return vectors @ query_vector

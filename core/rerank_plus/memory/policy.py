@@ -1,0 +1,218 @@
+"""The memory policy as data: per intent, how the budget is split and how items are scored.
+
+A profile is the library's profile shape (``fusion`` for the light stage, see
+:mod:`rerank_plus.compose.profiles`) with a ``memory`` section::
+
+    {"fusion": {"method": "rrf"},
+     "memory": {"tiers": {"small": 1000, "medium": 3000},
+                "detail": {"quotas": {"overview": 0.2, "extracts": 0.3, "quotes": 0.5}}}}
+
+Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
+
+* ``quotas``: shares of ``max_tokens`` per block (overview = the upper summary levels, extracts =
+  window summaries, quotes = raw messages). Soft: what a block leaves unused goes to the next
+  block in ``fill_order``.
+* ``band_prior``: a level prior, a score factor per band (top level, upper levels, windows,
+  messages), applied with :class:`~rerank_plus.PriorBoost`.
+* ``freshness``: ``{"half_life_days", "weight"}`` for :class:`~rerank_plus.FreshnessBoost`, or
+  None.
+* ``mmr_lambda``: relevance against novelty in :class:`~rerank_plus.MaximalMarginalRelevance`.
+* ``overview_items``, ``drill_m``: per size tier (small, medium, large), how many high-level
+  summaries lead the overview and how many items each drilled cover group may give.
+* ``min_relevance``: the dynamic cutoff, a share of the best score under which an item no
+  longer earns a place (the marginal gain has dropped).
+* ``safe_drill``: drill again when the quotes hold none of a detail query's keywords.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rerank_plus.compose.profiles import read_config
+
+INTENTS = ("synthesis", "detail", "recent", "entity")
+TIERS = ("small", "medium", "large")
+
+_DEFAULTS: dict[str, dict[str, Any]] = {
+    # Broad questions: most of the budget on the top levels, the rest on window extracts.
+    "synthesis": {
+        "quotas": {"overview": 0.8, "extracts": 0.2, "quotes": 0.0},
+        "fill_order": ["overview", "extracts", "quotes"],
+        "band_prior": {"top": 1.3, "upper": 1.15, "windows": 1.0, "messages": 0.9},
+        "freshness": None,
+        "mmr_lambda": 0.5,
+        "overview_items": {"small": 2, "medium": 3, "large": 4},
+        "drill_m": {"small": 1, "medium": 2, "large": 3},
+        "min_relevance": 0.0,
+        "safe_drill": False,
+    },
+    # Precise questions: windows and raw messages, a little upper-level context.
+    "detail": {
+        "quotas": {"overview": 0.3, "extracts": 0.3, "quotes": 0.4},
+        "fill_order": ["quotes", "extracts", "overview"],
+        "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.2},
+        "freshness": None,
+        "mmr_lambda": 0.85,
+        "overview_items": {"small": 1, "medium": 2, "large": 2},
+        "drill_m": {"small": 3, "medium": 5, "large": 8},
+        "min_relevance": 0.15,
+        "safe_drill": True,
+    },
+    # "What's new": the latest windows and messages first.
+    "recent": {
+        "quotas": {"overview": 0.2, "extracts": 0.4, "quotes": 0.4},
+        "fill_order": ["quotes", "extracts", "overview"],
+        "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.1},
+        "freshness": {"half_life_days": 1.0, "weight": 2.0},
+        "mmr_lambda": 0.8,
+        "overview_items": {"small": 1, "medium": 1, "large": 2},
+        "drill_m": {"small": 3, "medium": 5, "large": 8},
+        "min_relevance": 0.0,
+        "safe_drill": False,
+    },
+    # "Where do we talk about X": messages naming X first, then what is semantically close.
+    "entity": {
+        "quotas": {"overview": 0.2, "extracts": 0.3, "quotes": 0.5},
+        "fill_order": ["quotes", "extracts", "overview"],
+        "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.05, "messages": 1.2},
+        "freshness": None,
+        "mmr_lambda": 0.8,
+        "overview_items": {"small": 1, "medium": 2, "large": 2},
+        "drill_m": {"small": 3, "medium": 5, "large": 8},
+        "min_relevance": 0.0,
+        "safe_drill": False,
+    },
+}
+_DEFAULT_TIERS = {"small": 1000, "medium": 3000}
+_SECTION_KEYS = (*INTENTS, "tiers")
+
+
+@dataclass(frozen=True)
+class IntentPolicy:
+    """One intent's settings, read from a profile (see the module docstring)."""
+
+    intent: str
+    quotas: Mapping[str, float]
+    fill_order: tuple[str, ...]
+    band_prior: Mapping[str, float]
+    freshness: Mapping[str, float] | None
+    mmr_lambda: float
+    overview_items: Mapping[str, int]
+    drill_m: Mapping[str, int]
+    min_relevance: float
+    safe_drill: bool
+
+
+def _check_share(where: str, value: Any, upper: float = 1.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= upper:
+        raise ValueError(f"{where} must be a number in [0, {upper:g}], got {value!r}.")
+    return float(value)
+
+
+def _check_count(where: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{where} must be an int >= 0, got {value!r}.")
+    return value
+
+
+def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
+    where = f"memory.{intent}"
+    unknown = sorted(set(settings) - set(_DEFAULTS[intent]))
+    if unknown:
+        raise ValueError(
+            f"Unknown key(s) {', '.join(map(repr, unknown))} in {where}; valid keys: "
+            f"{', '.join(sorted(_DEFAULTS[intent]))}."
+        )
+    merged = {**_DEFAULTS[intent], **settings}
+    quotas = {
+        block: _check_share(f"{where}.quotas.{block}", merged["quotas"].get(block, 0.0))
+        for block in ("overview", "extracts", "quotes")
+    }
+    if sum(quotas.values()) <= 0:
+        raise ValueError(f"{where}.quotas must give some share of the budget to a block.")
+    order = tuple(merged["fill_order"])
+    if sorted(order) != ["extracts", "overview", "quotes"]:
+        raise ValueError(
+            f"{where}.fill_order must name overview, extracts and quotes once each, got {order}."
+        )
+    prior = {
+        band: _check_share(f"{where}.band_prior.{band}", merged["band_prior"].get(band, 1.0), 10)
+        for band in ("top", "upper", "windows", "messages")
+    }
+    freshness = merged["freshness"]
+    if freshness is not None:
+        freshness = {
+            "half_life_days": _check_share(
+                f"{where}.freshness.half_life_days", freshness["half_life_days"], 1e6
+            ),
+            "weight": _check_share(f"{where}.freshness.weight", freshness["weight"], 100),
+        }
+    return IntentPolicy(
+        intent=intent,
+        quotas=quotas,
+        fill_order=order,
+        band_prior=prior,
+        freshness=freshness,
+        mmr_lambda=_check_share(f"{where}.mmr_lambda", merged["mmr_lambda"]),
+        overview_items={
+            tier: _check_count(f"{where}.overview_items.{tier}", merged["overview_items"][tier])
+            for tier in TIERS
+        },
+        drill_m={
+            tier: _check_count(f"{where}.drill_m.{tier}", merged["drill_m"][tier]) for tier in TIERS
+        },
+        min_relevance=_check_share(f"{where}.min_relevance", merged["min_relevance"]),
+        safe_drill=bool(merged["safe_drill"]),
+    )
+
+
+@dataclass(frozen=True)
+class MemoryProfile:
+    """The four intents' policies, the size tiers and the light stage's fusion options."""
+
+    policies: Mapping[str, IntentPolicy]
+    tiers: Mapping[str, int]
+    fusion: Mapping[str, Any] | str
+
+    def tier(self, max_tokens: int) -> str:
+        """``small`` up to ``tiers["small"]`` tokens, ``medium`` up to ``tiers["medium"]``,
+        ``large`` above."""
+        if max_tokens <= self.tiers["small"]:
+            return "small"
+        return "medium" if max_tokens <= self.tiers["medium"] else "large"
+
+
+def memory_profile(source: Mapping[str, Any] | str | Path | None = None) -> MemoryProfile:
+    """The ready-made profile (``None``), or one read from a dict or a JSON/YAML file whose
+    ``memory`` section overrides it.
+
+    >>> memory_profile({"memory": {"detail": {"drill_m": {"small": 2, "medium": 4,
+    ...     "large": 6}}}}).policies["detail"].drill_m["medium"]
+    4
+    """
+    config = {} if source is None else read_config(source)
+    unknown = sorted(set(config) - {"memory", "fusion"})
+    if unknown:
+        raise ValueError(
+            f"Unknown key(s) {', '.join(map(repr, unknown))} in the memory profile; valid "
+            "keys: fusion, memory."
+        )
+    section = config.get("memory", {})
+    if not isinstance(section, Mapping):
+        raise TypeError(f"memory must be a mapping, got {type(section).__name__}.")
+    bad = sorted(set(section) - set(_SECTION_KEYS))
+    if bad:
+        raise ValueError(
+            f"Unknown key(s) {', '.join(map(repr, bad))} in memory; valid keys: "
+            f"{', '.join(_SECTION_KEYS)}."
+        )
+    tiers = {**_DEFAULT_TIERS, **section.get("tiers", {})}
+    for name in ("small", "medium"):
+        _check_count(f"memory.tiers.{name}", tiers[name])
+    if tiers["small"] > tiers["medium"]:
+        raise ValueError("memory.tiers.small must not exceed memory.tiers.medium.")
+    policies = {intent: _intent_policy(intent, section.get(intent, {})) for intent in INTENTS}
+    return MemoryProfile(policies, tiers, config.get("fusion", {"method": "rrf"}))

@@ -1,0 +1,471 @@
+"""The memory retriever: query analysis, level-aware search, drill-down, two-stage rerank and
+an annotated context within a token budget.
+
+>>> from rerank_plus.memory import Memory, MemoryItem, MemoryRetriever
+>>> memory = Memory([
+...     MemoryItem("m0", 0, 0, "Ana: the launch moves to March because of the audit."),
+...     MemoryItem("m1", 0, 1, "Ben: budget approved at 40k euros."),
+...     MemoryItem("s0", 1, 0, "The launch moves to March; budget approved.", covers=("m0", "m1")),
+... ])
+>>> context = MemoryRetriever(memory).retrieve("when is the launch?", max_tokens=200)
+>>> [item.id for item in context.items if item.block == "quotes"]
+['m0']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rerank_plus.analysis import Analyzer
+from rerank_plus.memory.compose import Composer, context_items
+from rerank_plus.memory.context import ContextItem, Guidance, MemoryContext
+from rerank_plus.memory.drilldown import drill_down
+from rerank_plus.memory.embedding import as_embedder
+from rerank_plus.memory.index import MemoryIndex
+from rerank_plus.memory.items import MemoryItem
+from rerank_plus.memory.memory import Memory
+from rerank_plus.memory.policy import INTENTS, IntentPolicy, MemoryProfile, memory_profile
+from rerank_plus.memory.query import QueryAnalysis, analyze_query
+from rerank_plus.memory.search import Allowed, Hit, LevelSearch
+from rerank_plus.memory.times import parse_time
+from rerank_plus.memory.trace import Trace
+from rerank_plus.reranker import Reranker
+from rerank_plus.selection.budget import approximate_tokens
+
+logger = logging.getLogger("rerank_plus.memory")
+
+#: Candidates per level before the light stage: the dense top and the lexical top, each this many.
+POOL = 64
+
+
+def _check_reranker(name: str, value: Any) -> Reranker | None:
+    if value is not None and not isinstance(value, Reranker):
+        raise TypeError(
+            f"{name} must be a rerank_plus Reranker (BM25Reranker(), CrossEncoderReranker(...)) "
+            f"or None, got {type(value).__name__}."
+        )
+    return value
+
+
+def _check_budget(max_tokens: Any) -> int:
+    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
+        raise ValueError(f"max_tokens must be a positive int, got {max_tokens!r}.")
+    return max_tokens
+
+
+class MemoryRetriever:
+    """Answers a question from a :class:`Memory` with a context of at most ``max_tokens``.
+
+    Args:
+        memory: the hierarchy to read (it may grow with ``memory.add``; the retriever notices).
+        embedder: a sentence-transformers model or name, a LlamaIndex or LangChain embedding, or
+            a callable; None means lexical retrieval only (items' stored embeddings are used
+            only with an embedder for the query).
+        reranker: the light stage over the merged levels; default BM25 fitted on the memory,
+            fused with the dense cosine when there is an embedder.
+        final_reranker: the strong stage (e.g. ``CrossEncoderReranker``) on the few best
+            candidates of each block after expansion; None skips it.
+        profile: a memory profile: None (ready-made), a dict, or a JSON/YAML file
+            (:func:`~rerank_plus.memory.policy.memory_profile`).
+        token_counter: counts tokens of the context (default
+            :func:`~rerank_plus.selection.budget.approximate_tokens`).
+        final_candidates: how many candidates per block the final reranker sees.
+    """
+
+    def __init__(
+        self,
+        memory: Memory,
+        embedder: Any = None,
+        reranker: Reranker | None = None,
+        final_reranker: Reranker | None = None,
+        profile: MemoryProfile | Mapping[str, Any] | str | Path | None = None,
+        *,
+        token_counter: Callable[[str], int] | None = None,
+        analyzer: Analyzer | None = None,
+        final_candidates: int = 12,
+    ) -> None:
+        if not isinstance(memory, Memory):
+            raise TypeError(
+                f"memory must be a rerank_plus.memory.Memory, got {type(memory).__name__}; "
+                "build one with build_memory(messages) or load_memory(path)."
+            )
+        if token_counter is not None and not callable(token_counter):
+            raise TypeError(f"token_counter must be a callable str -> int, got {token_counter!r}.")
+        if isinstance(final_candidates, bool) or not isinstance(final_candidates, int):
+            raise TypeError(f"final_candidates must be an int >= 1, got {final_candidates!r}.")
+        if final_candidates < 1:
+            raise ValueError(f"final_candidates must be an int >= 1, got {final_candidates!r}.")
+        self.memory = memory
+        self.embedder = as_embedder(embedder)
+        self.reranker = _check_reranker("reranker", reranker)
+        self.final_reranker = _check_reranker("final_reranker", final_reranker)
+        self.profile = profile if isinstance(profile, MemoryProfile) else memory_profile(profile)
+        self.token_counter = token_counter or approximate_tokens
+        self.analyzer = analyzer or getattr(reranker, "analyzer", None) or Analyzer()
+        self.final_candidates = final_candidates
+        self._index: MemoryIndex | None = None
+        self._lock = threading.Lock()
+
+    def index(self) -> MemoryIndex:
+        """The memory's search index, rebuilt when the memory changed since the last query."""
+        with self._lock:
+            if self._index is None or self._index.version != self.memory.version:
+                self._index = MemoryIndex(self.memory, self.embedder, self.analyzer)
+            return self._index
+
+    async def aretrieve(
+        self,
+        query: str,
+        max_tokens: int = 2000,
+        intent: str | None = None,
+        now: datetime | str | float | None = None,
+    ) -> MemoryContext:
+        """:meth:`retrieve` in a worker thread (embedding and reranking block), for event loops."""
+        return await asyncio.to_thread(self.retrieve, query, max_tokens, intent, now)
+
+    def retrieve(
+        self,
+        query: str,
+        max_tokens: int = 2000,
+        intent: str | None = None,
+        now: datetime | str | float | None = None,
+    ) -> MemoryContext:
+        """The context for ``query`` within ``max_tokens`` (headers included).
+
+        ``intent`` forces one of ``synthesis``, ``detail``, ``recent``, ``entity`` (else it is
+        read from the query); ``now`` resolves "since yesterday" (default: the current time; a
+        naive time is taken as UTC).
+        """
+        if not isinstance(query, str):
+            raise TypeError(f"query must be a str, got {type(query).__name__}.")
+        max_tokens = _check_budget(max_tokens)
+        if intent is not None and intent not in INTENTS:
+            raise ValueError(f"Unknown intent {intent!r}; choose one of {', '.join(INTENTS)}.")
+        moment = parse_time(now, "now") if now is not None else datetime.now(UTC)
+        trace = Trace(query)
+        if not self.memory.items:
+            return self._empty(trace, intent or "detail", "The memory is empty.")
+        index = self.index()
+        trace.timed("index")
+        analysis = analyze_query(
+            query, moment, known_entities=index.known_entities, analyzer=self.analyzer
+        )
+        chosen = intent or analysis.intent
+        policy = self.profile.policies[chosen]
+        tier = self.profile.tier(max_tokens)
+        trace.step(
+            "query",
+            intent=chosen,
+            detected_intent=analysis.intent,
+            reason=analysis.reason,
+            language=analysis.language,
+            keywords=list(analysis.keywords),
+            entities=list(analysis.entities),
+            window=None
+            if analysis.window is None
+            else {
+                "start": analysis.window.start,
+                "end": analysis.window.end,
+                "expression": analysis.window.expression,
+            },
+            tier=tier,
+            now=moment,
+        )
+        query_vector = (
+            self.embedder.embed_query(query)
+            if self.embedder is not None and query.strip()
+            else None
+        )
+        trace.timed("query")
+        notes: list[str] = []
+        allowed = self._filters(analysis, chosen, index.timed, notes, trace)
+        search = LevelSearch(index, self.reranker, policy, self.profile.fusion, moment)
+        candidates = self._candidates(
+            query, analysis, chosen, policy, tier, search, query_vector, allowed, trace
+        )
+        trace.timed("search")
+        if self.final_reranker is not None:
+            candidates = self._final_rerank(query, candidates, trace)
+            trace.timed("final_rerank")
+        composer = Composer(self.token_counter, index.span_starts, index.spans_days)
+        composition = composer.compose(
+            candidates,
+            policy.quotas,
+            policy.fill_order,
+            max_tokens,
+            policy.min_relevance,
+            trace,
+        )
+        trace.timed("compose")
+        trace.spend = composition.spend
+        items = context_items(composition.placed)
+        if not items:
+            notes.append(
+                "Nothing fits: the budget is smaller than one item with its header."
+                if any(candidates.values())
+                else "No item matched the query's constraints."
+            )
+        context = MemoryContext(
+            text=composition.text,
+            items=items,
+            intent=chosen,
+            tokens=composition.tokens,
+            trace=trace,
+            guidance=self._guidance(items, notes),
+            blocks={
+                block: tuple(item for item in items if item.block == block)
+                for block in ("overview", "extracts", "quotes")
+            },
+        )
+        logger.info(
+            "memory retrieve intent=%s items=%d tokens=%d/%d",
+            chosen,
+            len(items),
+            composition.tokens,
+            max_tokens,
+        )
+        return context
+
+    # -- step 1 and 2 ------------------------------------------------------------------------
+
+    def _candidates(
+        self,
+        query: str,
+        analysis: QueryAnalysis,
+        intent: str,
+        policy: IntentPolicy,
+        tier: str,
+        search: LevelSearch,
+        query_vector: Any,
+        allowed: Callable[[int], Allowed | None],
+        trace: Trace,
+    ) -> dict[str, list[Hit]]:
+        depth = self.memory.depth
+        terms = list(analysis.keywords)
+        by_level: dict[int, list[Hit]] = {}
+        for level in range(depth):
+            if intent == "synthesis" and level == 0:
+                continue  # synthesis quotes come from the drill-down only
+            items, dense = search.pool(
+                level, terms, query_vector, limit=POOL, allowed=allowed(level)
+            )
+            by_level[level] = search.rank(query, items, dense)
+            trace.step(
+                "search",
+                level=level,
+                pool=len(items),
+                top=[(hit.item.id, hit.score) for hit in by_level[level][:5]],
+            )
+        start = max(depth - 1, 1) if depth > 1 else 0
+        picks = by_level.get(start, [])[: policy.overview_items[tier]]
+        drilled = drill_down(
+            self.memory,
+            search,
+            query,
+            terms,
+            query_vector,
+            picks,
+            policy.drill_m[tier],
+            allowed,
+            trace,
+        )
+        if policy.safe_drill and terms and depth > 1:
+            drilled = self._safe_drill(
+                query,
+                terms,
+                query_vector,
+                by_level.get(start, []),
+                picks,
+                drilled,
+                policy,
+                tier,
+                search,
+                allowed,
+                trace,
+            )
+        overview = [hit for level in range(depth - 1, 1, -1) for hit in by_level.get(level, [])]
+        extracts = self._merge(drilled.get(1, []), by_level.get(1, []) if depth > 1 else [])
+        quotes = self._merge(drilled.get(0, []), by_level.get(0, []))
+        if intent == "entity" and analysis.entities:
+            quotes = [hit for hit in quotes if self._names(hit.item, analysis.entities)]
+            extracts = self._entity_first(extracts, analysis.entities)
+            overview = self._entity_first(overview, analysis.entities)
+        if depth <= 2:
+            overview = []
+        return {"overview": overview, "extracts": extracts, "quotes": quotes}
+
+    def _safe_drill(
+        self,
+        query: str,
+        terms: list[str],
+        query_vector: Any,
+        ranked: list[Hit],
+        picks: list[Hit],
+        drilled: dict[int, list[Hit]],
+        policy: IntentPolicy,
+        tier: str,
+        search: LevelSearch,
+        allowed: Callable[[int], Allowed | None],
+        trace: Trace,
+    ) -> dict[int, list[Hit]]:
+        """A detail query whose drilled quotes hold none of its keywords drills again, from the
+        next best summaries."""
+        wanted = set(terms)
+        quotes = drilled.get(0, [])
+        if any(wanted & self._terms(hit.item) for hit in quotes):
+            return drilled
+        more = ranked[len(picks) : len(picks) + max(1, policy.overview_items[tier])]
+        if not more:
+            return drilled
+        again = drill_down(
+            self.memory,
+            search,
+            query,
+            terms,
+            query_vector,
+            more,
+            policy.drill_m[tier],
+            allowed,
+            trace,
+        )
+        trace.step(
+            "safe_drill",
+            reason="no keyword in the drilled quotes",
+            parents=[hit.item.id for hit in more],
+        )
+        return {
+            level: self._merge(drilled.get(level, []), again.get(level, []))
+            for level in set(drilled) | set(again)
+        }
+
+    def _terms(self, item: MemoryItem) -> set[str]:
+        return set(self.analyzer.analyze(item.text).terms)
+
+    @staticmethod
+    def _merge(first: Sequence[Hit], then: Sequence[Hit]) -> list[Hit]:
+        """``first`` in its order, then what ``then`` adds (each item once)."""
+        seen: set[str] = set()
+        out = []
+        for hit in (*first, *then):
+            if hit.item.id not in seen:
+                seen.add(hit.item.id)
+                out.append(hit)
+        return out
+
+    @staticmethod
+    def _names(item: MemoryItem, entities: Sequence[str]) -> bool:
+        haystack = " ".join(
+            (item.text, item.speaker or "", " ".join(item.tags), " ".join(item.entity_names))
+        ).casefold()
+        return any(entity.casefold() in haystack for entity in entities)
+
+    def _entity_first(self, hits: list[Hit], entities: Sequence[str]) -> list[Hit]:
+        return sorted(hits, key=lambda hit: not self._names(hit.item, entities))
+
+    # -- filters -----------------------------------------------------------------------------
+
+    def _filters(
+        self,
+        analysis: QueryAnalysis,
+        intent: str,
+        timed: bool,
+        notes: list[str],
+        trace: Trace,
+    ) -> Callable[[int], Allowed | None]:
+        """Per level, which items the query's explicit time window (or recency) allows."""
+        window = analysis.window
+        if window is not None and window.explicit:
+            if not timed:
+                notes.append("The memory has no times: the time window was not applied.")
+                trace.step("time_window", applied=False, reason="no times in the memory")
+                return lambda level: None
+            start, end = window.start, window.end
+
+            def inside(item: MemoryItem) -> bool:
+                first = item.time
+                last = item.end_time or item.time
+                if first is None or last is None:
+                    return False
+                return (start is None or last >= start) and (end is None or first <= end)
+
+            trace.step("time_window", applied=True, start=start, end=end, levels=[0, 1])
+            return lambda level: inside if level <= 1 else None
+        if intent == "recent" and not timed:
+            notes.append("The memory has no times: recency is read from the order of messages.")
+            cut = self._latest_positions()
+            trace.step("recency", by="position", latest=cut)
+            return lambda level: lambda item: item.index >= cut.get(item.level, 0)
+        return lambda level: None
+
+    def _latest_positions(self) -> dict[int, int]:
+        """The first index of the latest quarter of each level (at least one item)."""
+        return {
+            level: max(
+                0, len(self.memory.level(level)) - max(1, len(self.memory.level(level)) // 4)
+            )
+            for level in range(self.memory.depth)
+        }
+
+    # -- step 3 ------------------------------------------------------------------------------
+
+    def _final_rerank(
+        self, query: str, candidates: dict[str, list[Hit]], trace: Trace
+    ) -> dict[str, list[Hit]]:
+        assert self.final_reranker is not None
+        out: dict[str, list[Hit]] = {}
+        for block, hits in candidates.items():
+            head, tail = hits[: self.final_candidates], hits[self.final_candidates :]
+            if not head:
+                out[block] = hits
+                continue
+            results = self.final_reranker.rank(query, [hit.item.text for hit in head])
+            reranked = [
+                Hit(head[result.index].item, result.relevance_score, head[result.index].dense)
+                for result in results
+            ]
+            trace.step(
+                "final_rerank",
+                block=block,
+                scores=[(hit.item.id, hit.score) for hit in reranked],
+            )
+            out[block] = reranked + tail
+        return out
+
+    # -- output ------------------------------------------------------------------------------
+
+    def _guidance(self, items: Sequence[ContextItem], notes: list[str]) -> Guidance:
+        summaries = [item for item in items if item.level > 0]
+        quotes = [item for item in items if item.level == 0]
+        shown = {item.id for item in items}
+        drillable = tuple(
+            item.id
+            for item in summaries
+            if item.item.covers and not all(c in shown for c in item.item.covers)
+        )
+        basis = (
+            "summaries and verbatim quotes"
+            if summaries and quotes
+            else "summaries"
+            if summaries
+            else "verbatim quotes"
+            if quotes
+            else "nothing"
+        )
+        return Guidance(basis, len(summaries), len(quotes), drillable, tuple(notes))
+
+    def _empty(self, trace: Trace, intent: str, note: str) -> MemoryContext:
+        trace.step("empty", reason=note)
+        return MemoryContext(
+            text="",
+            items=(),
+            intent=intent,
+            tokens=0,
+            trace=trace,
+            guidance=Guidance("nothing", 0, 0, (), (note,)),
+        )

@@ -1,0 +1,179 @@
+"""Level-aware search: candidates of one level (or a restricted set), scored by the light stage.
+
+Scoring composes the library's parts: the light reranker (BM25 fitted on the memory by default)
+fused with the dense cosine through the profile's fusion, a level prior
+(:class:`~rerank_plus.PriorBoost` on the item's band), freshness
+(:class:`~rerank_plus.FreshnessBoost`) and diversity
+(:class:`~rerank_plus.MaximalMarginalRelevance`): one :class:`~rerank_plus.Pipeline`, built
+per query from the intent's policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from rerank_plus.combine.boosts import Boost, FreshnessBoost, PriorBoost
+from rerank_plus.combine.registry import build_fusion
+from rerank_plus.compose.pipeline import Pipeline
+from rerank_plus.memory.index import MemoryIndex, band
+from rerank_plus.memory.items import MemoryItem
+from rerank_plus.memory.policy import IntentPolicy
+from rerank_plus.reranker import Reranker
+from rerank_plus.selection.diversity import LexicalSimilarity, MaximalMarginalRelevance
+
+Allowed = Callable[[MemoryItem], bool]
+
+#: How many of the best candidates MMR reorders; a context holds fewer of one level.
+DIVERSIFIED = 24
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """An item with the score the light stage gave it (``dense``: its cosine, when known)."""
+
+    item: MemoryItem
+    score: float
+    dense: float | None = None
+
+
+class StoredVectorSimilarity:
+    """MMR's similarity from embeddings already computed (no model call): cosine, clipped."""
+
+    name = "embedding"
+
+    def __init__(self, vectors: Mapping[str, np.ndarray]) -> None:
+        self.vectors = vectors
+
+    def matrix(self, texts: Sequence[str]) -> list[list[float]]:
+        rows = np.stack([self.vectors[text] for text in texts])
+        return np.clip(rows @ rows.T, 0.0, 1.0).tolist()
+
+
+class LevelSearch:
+    """Scores candidates for one query with the intent's pipeline.
+
+    ``pool`` picks the candidates of a level: every item when the level is small, else the
+    dense top ``limit`` and the items holding a query term (best summed IDF first).
+    """
+
+    def __init__(
+        self,
+        index: MemoryIndex,
+        reranker: Reranker | None,
+        policy: IntentPolicy,
+        fusion: Mapping[str, object] | str,
+        now: datetime | None,
+    ) -> None:
+        self.index = index
+        light = reranker if reranker is not None else index.bm25
+        boosts: list[Boost] = [PriorBoost("band", dict(policy.band_prior))]
+        if policy.freshness is not None:
+            boosts.append(
+                FreshnessBoost(
+                    "timestamp",
+                    half_life_days=policy.freshness["half_life_days"],
+                    weight=policy.freshness["weight"],
+                    now=now,
+                )
+            )
+        self.pipeline = Pipeline(light, fusion=build_fusion(fusion, reranker=light), boosts=boosts)
+        self.mmr_lambda = policy.mmr_lambda
+        self.depth = index.memory.depth
+
+    def pool(
+        self,
+        level: int,
+        terms: Sequence[str],
+        query_vector: np.ndarray | None,
+        *,
+        limit: int,
+        allowed: Allowed | None = None,
+        within: Collection[str] | None = None,
+    ) -> tuple[list[MemoryItem], list[float] | None]:
+        """Candidates at ``level`` (only ids in ``within`` when given) and their cosines."""
+        level_index = self.index.levels[level]
+        dense = self.index.dense(level, query_vector)
+        if within is None and allowed is None and len(level_index.items) > limit:
+            chosen = dict.fromkeys(self.index.top_dense(level, query_vector, limit))
+            chosen.update(dict.fromkeys(self.index.top_lexical(level, terms, limit)))
+            positions = sorted(chosen) or list(
+                range(len(level_index.items) - limit, len(level_index.items))
+            )
+        else:
+            positions = self._filtered(level, dense, terms, limit, allowed, within)
+        items = [level_index.items[p] for p in positions]
+        return items, None if dense is None else [float(dense[p]) for p in positions]
+
+    def _filtered(
+        self,
+        level: int,
+        dense: np.ndarray | None,
+        terms: Sequence[str],
+        limit: int,
+        allowed: Allowed | None,
+        within: Collection[str] | None,
+    ) -> list[int]:
+        """Candidates among the items ``within`` and ``allowed`` admit (the slower path)."""
+        level_index = self.index.levels[level]
+        positions = (
+            range(len(level_index.items))
+            if within is None
+            else sorted(level_index.position[i] for i in within if i in level_index.position)
+        )
+        if allowed is not None:
+            positions = [p for p in positions if allowed(level_index.items[p])]
+        positions = list(positions)
+        if len(positions) <= limit:
+            return positions
+        chosen: dict[int, None] = {}
+        if dense is not None:
+            chosen.update(dict.fromkeys(sorted(positions, key=lambda p: (-dense[p], p))[:limit]))
+        hits = self.index.lexical_hits(level, terms)
+        lexical = sorted((p for p in positions if p in hits), key=lambda p: (-hits[p], p))
+        chosen.update(dict.fromkeys(lexical[:limit]))
+        return sorted(chosen) or positions[-limit:]  # no vector, no shared term: the latest
+
+    def rank(
+        self, query: str, items: Sequence[MemoryItem], dense: Sequence[float] | None
+    ) -> list[Hit]:
+        """``items`` scored and ordered (MMR over the whole list), best first."""
+        if not items:
+            return []
+        metadata = [
+            {
+                "band": band(item.level, self.depth),
+                **({"timestamp": item.end_time or item.time} if item.time else {}),
+            }
+            for item in items
+        ]
+        texts = [item.text for item in items]
+        results = self.pipeline.rank(query, texts, first_stage_scores=dense, metadata=metadata)
+        order = [result.index for result in results]
+        scores = {result.index: result.score for result in results}
+        if self.mmr_lambda < 1.0 and len(order) > 1:
+            order = self._diversify(order, scores, texts)
+        return [Hit(items[i], scores[i], None if dense is None else dense[i]) for i in order]
+
+    def _diversify(self, order: list[int], scores: dict[int, float], texts: list[str]) -> list[int]:
+        """MMR over the best :data:`DIVERSIFIED` (the similarity matrix is quadratic); the rest
+        keep the relevance order."""
+        head, tail = order[:DIVERSIFIED], order[DIVERSIFIED:]
+        head_texts = [texts[i] for i in head]
+        vectors = self._vectors_of(head_texts)
+        similarity = (
+            StoredVectorSimilarity(dict(zip(head_texts, vectors, strict=True)))
+            if all(vector is not None for vector in vectors)
+            else LexicalSimilarity(self.index.analyzer)
+        )
+        top = max(scores.values()) or 1.0
+        relevance = [scores[i] / top for i in head]
+        mmr = MaximalMarginalRelevance(self.mmr_lambda, similarity)
+        return [head[p] for p in mmr.order(relevance, head_texts)] + tail
+
+    def _vectors_of(self, texts: list[str]) -> list[np.ndarray | None]:
+        found = self.index.vector_by_text
+        return [found.get(text) for text in texts]

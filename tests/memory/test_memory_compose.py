@@ -1,0 +1,145 @@
+"""Composition: the budget is never exceeded, no sentence is shown twice, blocks are ordered."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rerank_plus.memory.compose import Composer, context_items, fold
+from rerank_plus.memory.items import MemoryItem
+from rerank_plus.memory.search import Hit
+from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.memory.trace import Trace
+from rerank_plus.selection.budget import approximate_tokens
+
+QUOTAS = {"overview": 0.3, "extracts": 0.3, "quotes": 0.4}
+ORDER = ("quotes", "extracts", "overview")
+
+
+def composer(starts: dict[str, int] | None = None) -> Composer:
+    return Composer(approximate_tokens, starts or {}, with_date=False)
+
+
+def quote(index: int, text: str, speaker: str | None = "Ana") -> MemoryItem:
+    return MemoryItem(f"m{index}", 0, index, text, speaker=speaker)
+
+
+def test_blocks_in_reading_order_quotes_in_runs_and_chronological() -> None:
+    summary = MemoryItem("w0", 1, 0, "The team fixed the price at 25 euros.", covers=("m0",))
+    hits = {
+        "extracts": [Hit(summary, 0.5)],
+        "quotes": [
+            Hit(quote(5, "We should ship in March."), 0.9),
+            Hit(quote(3, "The audit found two issues."), 0.8),
+            Hit(quote(4, "I can fix both by Friday.", "Ben"), 0.7),
+        ],
+    }
+    result = composer({"w0": 0, "m3": 3, "m4": 4, "m5": 5}).compose(
+        hits, QUOTAS, ORDER, 200, 0.0, Trace("q")
+    )
+    assert result.text.splitlines() == [
+        "Extracts (window summaries):",
+        "[L1 #0] The team fixed the price at 25 euros.",
+        "Quotes (verbatim messages):",
+        "[L0 #3-5]",
+        "Ana: The audit found two issues.",
+        "Ben: I can fix both by Friday.",
+        "Ana: We should ship in March.",
+    ]
+    assert result.tokens == approximate_tokens(result.text) <= 200
+    assert next(item.id for item in context_items(result.placed)) == "w0"
+
+
+def test_a_quote_inside_a_chosen_summary_is_not_repeated_and_overlaps_are_elided() -> None:
+    summary = MemoryItem("w0", 1, 0, "Price is 25 euros. Launch in March.", covers=("m0", "m1"))
+    hits = {
+        "overview": [],
+        "extracts": [Hit(summary, 0.9)],
+        "quotes": [
+            Hit(quote(0, "Price is 25 euros."), 0.8),
+            Hit(quote(1, "Launch in March. Marketing agrees."), 0.7),
+        ],
+    }
+    trace = Trace("q")
+    result = composer().compose(hits, QUOTAS, ("extracts", "quotes", "overview"), 400, 0.0, trace)
+    assert "Ana: [...] Marketing agrees." in result.text
+    assert result.text.count("Price is 25 euros.") == 1
+    assert {"id": "m0", "reason": "already in the context", "block": "quotes"} in trace.rejected
+
+
+def test_an_item_that_does_not_fit_is_skipped_and_the_fill_goes_on() -> None:
+    long_quote = quote(0, " ".join(["word"] * 80) + ".")
+    hits = {"quotes": [Hit(long_quote, 0.9), Hit(quote(1, "Short and relevant."), 0.5)]}
+    trace = Trace("q")
+    result = composer().compose(hits, {**QUOTAS, "quotes": 1.0}, ORDER, 40, 0.0, trace)
+    assert [p.hit.item.id for p in result.placed] == ["m1"]
+    assert trace.rejected[0]["id"] == "m0" and trace.rejected[0]["reason"] == "does not fit"
+
+
+def test_unused_quota_spills_to_the_next_block_and_the_cutoff_drops_weak_items() -> None:
+    hits = {
+        "quotes": [],
+        "extracts": [
+            Hit(MemoryItem(f"w{i}", 1, i, f"Window {i} talks about topic {i}."), 1.0 - i / 10)
+            for i in range(6)
+        ],
+    }
+    trace = Trace("q")
+    result = composer().compose(hits, QUOTAS, ORDER, 120, 0.65, trace)
+    kept = [p.hit.item.id for p in result.placed]
+    assert kept == ["w0", "w1", "w2", "w3"]  # its own 0.3 of 120 tokens holds two
+    assert {"id": "w4", "reason": "below the dynamic cutoff", "block": "extracts"} in trace.rejected
+
+
+def test_a_budget_smaller_than_a_header_gives_an_empty_context() -> None:
+    hits = {"quotes": [Hit(quote(0, "Hello there, everyone."), 1.0)]}
+    result = composer().compose(hits, QUOTAS, ORDER, 3, 0.0, Trace("q"))
+    assert result.text == "" and result.tokens == 0 and result.placed == []
+
+
+def test_a_counter_that_is_not_additive_still_holds_the_budget() -> None:
+    def sneaky(text: str) -> int:  # charges 5 extra tokens per line break
+        return approximate_tokens(text) + 5 * text.count("\n")
+
+    hits = {
+        "quotes": [
+            Hit(quote(i * 2, f"Point number {i} is important."), 1 - i / 10) for i in range(5)
+        ]
+    }
+    trace = Trace("q")
+    result = Composer(sneaky, {}, with_date=False).compose(
+        hits, {**QUOTAS, "quotes": 1.0}, ORDER, 60, 0.0, trace
+    )
+    assert sneaky(result.text) <= 60
+    assert any(r["reason"] == "over the budget once rendered" for r in trace.rejected)
+
+
+SENTENCES = st.sampled_from(
+    ["Price is 25 euros.", "Launch in March.", "Ben disagrees.", "We need a logo.", "Yes.", "🙂"]
+)
+TEXTS = st.lists(SENTENCES, min_size=1, max_size=4).map(" ".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    texts=st.lists(TEXTS, min_size=1, max_size=12),
+    levels=st.lists(st.integers(0, 2), min_size=12, max_size=12),
+    budget=st.integers(1, 300),
+)
+def test_property_never_over_budget_and_no_sentence_twice(
+    texts: list[str], levels: list[int], budget: int
+) -> None:
+    blocks = {0: "quotes", 1: "extracts", 2: "overview"}
+    hits: dict[str, list[Hit]] = {"overview": [], "extracts": [], "quotes": []}
+    for i, text in enumerate(texts):
+        level = levels[i]
+        hits[blocks[level]].append(Hit(MemoryItem(f"i{i}", level, i, text), 1.0 / (i + 1)))
+    result = composer().compose(hits, QUOTAS, ORDER, budget, 0.0, Trace("q"))
+    assert approximate_tokens(result.text) <= budget
+    per_item = Counter(
+        sentence
+        for placed in result.placed
+        for sentence in {fold(s) for s in split_sentences(placed.shown) if s != "[...]"}
+    )
+    assert all(count == 1 for count in per_item.values())  # an item may repeat itself

@@ -1,0 +1,86 @@
+"""Memory profiles as data: the ready-made intents, overrides, tiers, and errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from rerank_plus.memory.policy import INTENTS, memory_profile
+
+
+def test_ready_made_profiles_follow_the_design() -> None:
+    profile = memory_profile()
+    assert set(profile.policies) == set(INTENTS)
+    synthesis, detail = profile.policies["synthesis"], profile.policies["detail"]
+    assert synthesis.quotas["overview"] == 0.8 and synthesis.quotas["extracts"] == 0.2
+    assert detail.quotas["overview"] == 0.3
+    assert detail.quotas["extracts"] + detail.quotas["quotes"] == pytest.approx(0.7)
+    assert synthesis.band_prior["top"] > synthesis.band_prior["messages"]
+    assert detail.band_prior["messages"] > detail.band_prior["top"]
+    assert profile.policies["recent"].freshness == {"half_life_days": 1.0, "weight": 2.0}
+    assert detail.safe_drill and not synthesis.safe_drill
+
+
+@pytest.mark.parametrize(
+    ("tokens", "tier"), [(1, "small"), (1000, "small"), (1001, "medium"), (3001, "large")]
+)
+def test_size_tiers(tokens: int, tier: str) -> None:
+    assert memory_profile().tier(tokens) == tier
+
+
+def test_a_memory_section_overrides_one_intent_and_the_tiers(tmp_path: Path) -> None:
+    config = {
+        "fusion": {"method": "weighted", "alpha": 0.7},
+        "memory": {
+            "tiers": {"small": 500},
+            "detail": {"quotas": {"overview": 0.1, "extracts": 0.2, "quotes": 0.7}},
+        },
+    }
+    path = tmp_path / "memory-profile.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    profile = memory_profile(path)
+    assert profile.tiers == {"small": 500, "medium": 3000}
+    assert profile.policies["detail"].quotas["quotes"] == 0.7
+    assert profile.policies["synthesis"].quotas["overview"] == 0.8
+    assert profile.fusion == {"method": "weighted", "alpha": 0.7}
+    assert profile.tier(600) == "medium"
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ({"selection": {}}, "Unknown key(s) 'selection' in the memory profile"),
+        ({"memory": {"chat": {}}}, "Unknown key(s) 'chat' in memory; valid keys: synthesis"),
+        ({"memory": {"detail": {"quota": {}}}}, "Unknown key(s) 'quota' in memory.detail"),
+        (
+            {"memory": {"detail": {"quotas": {"overview": 2}}}},
+            "memory.detail.quotas.overview must be a number in [0, 1], got 2.",
+        ),
+        (
+            {"memory": {"detail": {"quotas": {"overview": 0, "extracts": 0, "quotes": 0}}}},
+            "memory.detail.quotas must give some share of the budget to a block.",
+        ),
+        (
+            {"memory": {"recent": {"fill_order": ["quotes"]}}},
+            "memory.recent.fill_order must name overview, extracts and quotes once each",
+        ),
+        (
+            {"memory": {"tiers": {"small": 4000}}},
+            "memory.tiers.small must not exceed memory.tiers.medium.",
+        ),
+        (
+            {"memory": {"entity": {"drill_m": {"small": -1, "medium": 1, "large": 1}}}},
+            "memory.entity.drill_m.small must be an int >= 0, got -1.",
+        ),
+    ],
+)
+def test_bad_profiles_say_what_to_fix(config: dict, message: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        memory_profile(config)
+    assert message in str(raised.value)
+
+
+def test_a_profile_name_that_is_no_file_says_so() -> None:
+    with pytest.raises(ValueError, match="is neither a ready profile"):
+        memory_profile("no-such-profile.yaml")
