@@ -163,3 +163,35 @@ def plot_metrics(summary: Sequence[dict[str, Any]], folder: str | Path) -> list[
         plt.close(figure)
         written.append(path)
     return written
+
+
+#: Methods that read the judgments: shown, never counted as a baseline to beat.
+CEILINGS = frozenset({"gold-turns", "oracle"})
+
+
+def versus_best_baseline(summary: Sequence[dict[str, Any]], method: str = "policy") -> str:
+    """A markdown table: per budget and metric, ``method``'s value, the best baseline's (every
+    other method but the ceilings) and the difference in points (hundredths)."""
+    head = ["budget", "metric", method, "best baseline", "points"]
+    lines = ["| " + " | ".join(head) + " |", "|---:|---|---:|---|---:|"]
+    for budget in dict.fromkeys(row["budget"] for row in summary):
+        rows = [row for row in summary if row["budget"] == budget]
+        own = next((row for row in rows if row["method"] == method), None)
+        if own is None:
+            continue
+        for metric in METRICS:
+            if metric not in own["metrics"]:
+                continue
+            others = [
+                (row["metrics"][metric], row["method"])
+                for row in rows
+                if row["method"] not in CEILINGS | {method} and metric in row["metrics"]
+            ]
+            if not others:
+                continue
+            best, name = max(others)
+            value = own["metrics"][metric]
+            cells = [str(budget), TITLES[metric], f"{value:.3f}", f"{name} {best:.3f}"]
+            cells.append(f"{100 * (value - best):+.1f}")
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

@@ -65,13 +65,15 @@ def run_suite(
     cache: str | Path | None = None,
     embedder: Any = None,
     build_options: dict[str, Any] | None = None,
+    retriever_options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Outcome:
     """Evaluate ``methods`` (default: every available one) on the meetings of ``data/split``.
 
     With ``output``, writes ``results.json``, ``tables.md`` and one PNG per metric there.
     ``cache`` is a folder for embeddings (default ``output/embeddings`` when there is an
-    output, none otherwise).
+    output, none otherwise). ``build_options`` go to ``build_memory``, ``retriever_options``
+    to ``MemoryRetriever`` (reranker, profile, token_counter, ...).
     """
     meetings = load_meetings(data, split, limit)
     if cache is None and output is not None:
@@ -82,13 +84,14 @@ def run_suite(
     resources = Resources(
         embed, build_memory=memory_builder(embed, build_options) if needs_memory else None
     )
-    reference, others = registry.create(names, resources)
+    reference, others = registry.create(names, resources, retriever_options)
     run = evaluate(
         meetings,
         others,
         budgets,
         reference=reference,
         progress=progress,
+        before_meeting=resources.prepare,
         after_meeting=lambda meeting: embed.flush(),
     )
     embed.flush()
