@@ -1,9 +1,26 @@
 """Retrieval over a hierarchical memory: raw messages, summaries of windows, summaries of
 summaries. See docs/memory.md."""
 
+from rerank_plus.memory.context import ContextItem, Guidance, MemoryContext
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.errors import MemoryFormatError
 from rerank_plus.memory.items import OTHER_ENTITIES, MemoryItem
 from rerank_plus.memory.memory import Memory
+from rerank_plus.memory.policy import MemoryProfile, memory_profile
+from rerank_plus.memory.retriever import MemoryRetriever
+from rerank_plus.memory.trace import Trace
 
-__all__ = ["OTHER_ENTITIES", "Embedder", "Memory", "MemoryFormatError", "MemoryItem"]
+__all__ = [
+    "OTHER_ENTITIES",
+    "ContextItem",
+    "Embedder",
+    "Guidance",
+    "Memory",
+    "MemoryContext",
+    "MemoryFormatError",
+    "MemoryItem",
+    "MemoryProfile",
+    "MemoryRetriever",
+    "Trace",
+    "memory_profile",
+]

@@ -199,6 +199,6 @@ def context_items(placed: Sequence[Placed]) -> tuple[ContextItem, ...]:
     """The placed items as the caller sees them, in the order the context shows them."""
     order = {block: position for position, block in enumerate(BLOCKS)}
     return tuple(
-        ContextItem(entry.hit.item, entry.hit.score, entry.block)
+        ContextItem(entry.hit.item, entry.hit.score, entry.block, entry.shown)
         for entry in sorted(placed, key=lambda p: order[p.block])
     )

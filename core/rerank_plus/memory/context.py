@@ -21,11 +21,14 @@ BLOCKS = ("overview", "extracts", "quotes")
 
 @dataclass(frozen=True, slots=True)
 class ContextItem:
-    """One memory item placed in a context: which block holds it and the score that earned it."""
+    """One memory item placed in a context: which block holds it, the score that earned it, and
+    what the context shows of it (``shown``: its text, less the sentences an item before it
+    already showed, elided as ``[...]``)."""
 
     item: MemoryItem
     score: float
     block: str
+    shown: str = ""
 
     @property
     def id(self) -> str:
@@ -62,6 +65,7 @@ class ContextItem:
             "source": self.item.source,
             "block": self.block,
             "score": self.score,
+            "elided": self.shown != self.item.text.strip(),
         }
 
 

@@ -184,12 +184,17 @@ class MemoryRetriever:
         )
         trace.timed("query")
         notes: list[str] = []
+        if self.memory.depth == 1:
+            notes.append("The memory has no summaries: the context quotes raw messages only.")
         allowed = self._filters(analysis, chosen, index.timed, notes, trace)
         search = LevelSearch(index, self.reranker, policy, self.profile.fusion, moment)
         candidates = self._candidates(
             query, analysis, chosen, policy, tier, search, query_vector, allowed, trace
         )
         trace.timed("search")
+        windowed = analysis.window is not None and analysis.window.explicit and index.timed
+        if windowed and not candidates["quotes"] and not candidates["extracts"]:
+            notes.append("No message falls in the question's time window.")
         if self.final_reranker is not None:
             candidates = self._final_rerank(query, candidates, trace)
             trace.timed("final_rerank")
@@ -250,7 +255,7 @@ class MemoryRetriever:
         terms = list(analysis.keywords)
         by_level: dict[int, list[Hit]] = {}
         for level in range(depth):
-            if intent == "synthesis" and level == 0:
+            if intent == "synthesis" and level == 0 and depth > 1:
                 continue  # synthesis quotes come from the drill-down only
             items, dense = search.pool(
                 level, terms, query_vector, limit=POOL, allowed=allowed(level)

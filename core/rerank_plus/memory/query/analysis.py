@@ -1,0 +1,281 @@
+"""Step 0 of the retrieval policy: what a query asks for, read once, before any search.
+
+``analyze_query`` gives the intent (which profile and quotas the retriever uses), the keywords
+(the analysis layer's terms, so they match the memory's), the entities, and the time window,
+in every language the lexicons have cues for (English, French, German, Spanish, Italian,
+Portuguese). It is rules and cached lookups only: well under a millisecond once warm
+(benchmarks/memory_query.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import cache
+from typing import Any
+
+from rerank_plus.analysis import Analyzer
+from rerank_plus.analysis.languages import NEUTRAL
+from rerank_plus.analysis.normalize import normalize_text
+from rerank_plus.analysis.stopwords import stop_words
+from rerank_plus.memory.query import cues as cue_patterns
+from rerank_plus.memory.query import time_window
+from rerank_plus.memory.query.cues import Cue, find_cues
+from rerank_plus.memory.query.entities import (
+    CAPITALIZED_NOUNS,
+    capitalized_entities,
+    known_entities_in,
+    merge_entities,
+    outside,
+    quoted_entities,
+    target_entities,
+)
+from rerank_plus.memory.query.folding import fold
+from rerank_plus.memory.query.intent import IntentEvidence, decide_intent
+from rerank_plus.memory.query.lexicon import LEXICONS
+from rerank_plus.memory.query.time_window import TimeWindow, find_window
+
+_WORD = re.compile(r"\w+")
+#: Cue kinds whose words are not the query's topic (left out of the remainder and keywords).
+_CUE_KINDS = ("summary", "breadth", "recency", "entity_leads")
+
+
+@dataclass(frozen=True, slots=True)
+class QueryAnalysis:
+    """What a query asks for (see :func:`analyze_query`)."""
+
+    query: str
+    #: "synthesis" | "detail" | "recent" | "entity".
+    intent: str
+    #: The rule that decided the intent, in a short sentence (for traces).
+    reason: str
+    #: ISO 639-1 code the keywords were analyzed in; None where no language fits.
+    language: str | None
+    #: The analysis layer's terms of the query's topic (lemmas, no stop words, no cue words).
+    keywords: tuple[str, ...]
+    #: Names the query is about: an entity question's target first, then known entities,
+    #: quoted strings and capitalized names.
+    entities: tuple[str, ...]
+    window: TimeWindow | None
+    #: The query asks for recent things: a recency cue, or a window reaching ``now``.
+    recency: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (datetimes as ISO 8601 text)."""
+        window = None
+        if self.window is not None:
+            window = {
+                "start": self.window.start.isoformat() if self.window.start else None,
+                "end": self.window.end.isoformat() if self.window.end else None,
+                "expression": self.window.expression,
+                "explicit": self.window.explicit,
+            }
+        return {
+            "query": self.query,
+            "intent": self.intent,
+            "reason": self.reason,
+            "language": self.language,
+            "keywords": list(self.keywords),
+            "entities": list(self.entities),
+            "window": window,
+            "recency": self.recency,
+        }
+
+
+@cache
+def default_analyzer() -> Analyzer:
+    """The analyzer used when none is given (shared, so its cache is warm across queries)."""
+    return Analyzer()
+
+
+@cache
+def _folded_stop_words(language: str) -> frozenset[str]:
+    """``language``'s stop words as folded words (accents off, "celle-ci" -> two words)."""
+    return frozenset(word for stop in stop_words(language) for word in _WORD.findall(fold(stop)))
+
+
+def _check_now(now: Any) -> tuple[datetime, str]:
+    """``now`` as an aware datetime, and a note for the reason when it was not given."""
+    if now is None:
+        return datetime.now(timezone.utc), "now not given: the current UTC time"
+    if not isinstance(now, datetime):
+        raise TypeError(
+            f"now must be a datetime, got {type(now).__name__} {now!r}; pass e.g. "
+            "datetime.now(timezone.utc) or datetime.fromisoformat('2024-05-01T09:30:00+00:00')."
+        )
+    if now.tzinfo is None or now.utcoffset() is None:
+        return now.replace(tzinfo=timezone.utc), "naive now taken as UTC"
+    return now, ""
+
+
+def _check_names(known_entities: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(known_entities, str):
+        raise TypeError(
+            "known_entities must be a sequence of names, got one str; wrap it: "
+            f"known_entities=({known_entities!r},)."
+        )
+    names = tuple(known_entities)
+    for index, name in enumerate(names):
+        if not isinstance(name, str):
+            raise TypeError(
+                f"known_entities[{index}] must be a str, got {type(name).__name__} {name!r}; "
+                "pass names as text."
+            )
+    return names
+
+
+def _inside(position: int, spans: Iterable[tuple[int, int]]) -> bool:
+    return any(start <= position < end for start, end in spans)
+
+
+def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """``text`` with the spans replaced by spaces (same length)."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def _choose_language(analyzer: Analyzer, query: str, cue_languages: set[str]) -> str:
+    """The detected language when detection is reliable; else the one language the cues are
+    in; else what the analyzer falls back to (its default language, or the neutral analysis)."""
+    detection = analyzer.detect(query)
+    if detection.reliable and detection.language:
+        return detection.language
+    if len(cue_languages) == 1:
+        (only,) = cue_languages
+        if only in analyzer.languages:
+            return only
+    return analyzer.analyze(query).language
+
+
+def analyze_query(
+    query: str,
+    now: datetime | None = None,
+    *,
+    known_entities: Iterable[str] = (),
+    analyzer: Analyzer | None = None,
+) -> QueryAnalysis:
+    """Intent, keywords, entities and time window of ``query`` (see :mod:`.intent` for the
+    rules and :mod:`.time_window` for the windows).
+
+    ``now`` resolves relative times ("since yesterday"): an aware datetime; a naive one is taken
+    as UTC (the library's convention), and without one the current UTC time is used (the
+    reason says so). ``known_entities`` (speaker names, the memory's entity names) are found
+    case-insensitively as whole words. ``analyzer`` gives the keywords and the language; by
+    default a shared :class:`~rerank_plus.analysis.Analyzer`.
+
+    An empty or blank query (or one of emoji only) is a ``detail`` query with no keywords,
+    entities or window: nothing in it asks for a summary. A query that is not a str raises
+    TypeError.
+
+    >>> from datetime import datetime, timezone
+    >>> qa = analyze_query("quoi de neuf depuis hier ?", now=datetime(2024, 5, 2, 9, 0,
+    ...                    tzinfo=timezone.utc))
+    >>> qa.intent, qa.window.start.isoformat(), qa.window.end, qa.recency
+    ('recent', '2024-05-01T00:00:00+00:00', None, True)
+    """
+    if not isinstance(query, str):
+        raise TypeError(
+            f"query must be a str, got {type(query).__name__} {query!r}; pass the question's "
+            "text (decode bytes with .decode('utf-8'))."
+        )
+    names = _check_names(known_entities)
+    moment, now_note = _check_now(now)
+    analyzer = analyzer or default_analyzer()
+    text = normalize_text(query)
+    if not text.strip():
+        return QueryAnalysis(query, "detail", "empty query", None, (), (), None, False)
+    folded = fold(text)
+
+    found = {kind: find_cues(folded, kind) for kind in (*_CUE_KINDS, "scope")}
+    window_match = find_window(text, folded, moment)
+    cue_spans = [(c.start, c.end) for kind in _CUE_KINDS for c in found[kind]]
+    time_spans = list(window_match.spans) if window_match else []
+    cue_languages = {c.language for kind in _CUE_KINDS for c in found[kind]}
+    if window_match:
+        cue_languages |= window_match.languages
+    language = _choose_language(analyzer, text, cue_languages)
+    stop_languages = cue_languages | {c.language for c in found["scope"]}
+    if language in LEXICONS or not stop_languages:
+        stop_languages |= {language} if language in LEXICONS else set(LEXICONS)
+    stops = frozenset().union(*(_folded_stop_words(code) for code in stop_languages))
+    scope_spans = [(c.start, c.end) for c in found["scope"]]
+
+    def empty(word: str) -> bool:
+        """A word that names no topic: a stop word, a scope word, a letter alone."""
+        return len(word) < 2 or word in stops or _is_scope(word)
+
+    remainder = [
+        match.group()
+        for match in _WORD.finditer(folded)
+        if not _inside(match.start(), cue_spans + time_spans + scope_spans)
+        and len(match.group()) >= 2
+        and match.group() not in stops
+    ]
+    targets = target_entities(text, folded, _spans(found["entity_leads"]), time_spans, empty)
+    known = known_entities_in(text, folded, names)
+    quoted = quoted_entities(text, folded)
+    capitalized = []
+    if language not in CAPITALIZED_NOUNS:
+        capitalized = capitalized_entities(text, cue_spans + time_spans, empty)
+    taken = [span for span, _ in (*targets, *known, *quoted)]
+    entities = merge_entities(targets, known, quoted, outside(capitalized, taken))
+
+    window = window_match.window if window_match else None
+    reaches_now = window is not None and (window.end is None or window.end > moment)
+    intent, reason = decide_intent(
+        IntentEvidence(
+            entity_targets=[name for _, name in targets],
+            entity_leads=_texts(text, found["entity_leads"]),
+            recency=_texts(text, found["recency"]),
+            breadth=_texts(text, found["breadth"]),
+            summary=_texts(text, found["summary"]),
+            scope=_texts(text, found["scope"]),
+            remainder=remainder,
+            open_window=window.expression if window is not None and reaches_now else None,
+        )
+    )
+    if window is not None and now_note:
+        reason += f"; window resolved against {now_note}"
+    content = _blank(text, cue_spans + time_spans + scope_spans)
+    keywords = tuple(dict.fromkeys(analyzer.analyze(content, language=language).terms))
+    recency = bool(found["recency"]) or reaches_now
+    return QueryAnalysis(
+        query,
+        intent,
+        reason,
+        None if language == NEUTRAL else language,
+        keywords,
+        entities,
+        window,
+        recency,
+    )
+
+
+def _spans(found: list[Cue]) -> list[tuple[int, int]]:
+    return [(cue.start, cue.end) for cue in found]
+
+
+def _texts(text: str, found: list[Cue]) -> list[str]:
+    return [text[cue.start : cue.end] for cue in found]
+
+
+@cache
+def _scope_word() -> re.Pattern[str]:
+    fragments = [fragment for lexicon in LEXICONS.values() for fragment in lexicon.scope]
+    return re.compile(cue_patterns.words_pattern(fragments))
+
+
+def _is_scope(word: str) -> bool:
+    return _scope_word().fullmatch(word) is not None
+
+
+def warm_up(analyzer: Analyzer | None = None) -> None:
+    """Compile the patterns and load the analyzer's data now, not on the first query."""
+    cue_patterns.warm_up()
+    time_window.warm_up()
+    _scope_word()
+    analyze_query("Summarize the meeting since yesterday at 10:00", analyzer=analyzer)

@@ -1,0 +1,163 @@
+"""The names a query is about: the target of an entity question, known names, quoted strings
+and capitalized names.
+
+Known entities (speakers, the memory's entity names) are matched case- and accent-insensitively
+as whole words and reported as the caller spelled them. A capitalized word counts only away
+from the start of a sentence, and not in German, where every noun is capitalized, nor in a query
+written in Title Case; words that carry no content (stop words, scope words like "Meeting",
+times like "Monday") are never names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+
+from rerank_plus.memory.query.folding import fold
+
+_WORD = re.compile(r"\w+")
+#: A word as written: letters first, then letters, digits, inner apostrophes or hyphens.
+_NAME_WORD = re.compile(r"[^\W\d_][\w]*(?:['\u2019\-][\w]+)*")
+_QUOTED = (re.compile(r'"([^"]+)"'), re.compile(r"(?<!\w)'([^']+)'(?!\w)"))
+_SENTENCE_END = re.compile(r"(?:^|[.!?:;\u00bf\u00a1(\[\"'\u00ab\u201c])\s*$")
+_POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
+#: Where an entity question's target stops: punctuation closing the clause.
+_TARGET_END = re.compile(r"[?!.;,\n]")
+#: Share of capitalized words past which a query is in Title Case (capitals say nothing).
+TITLE_CASE_SHARE = 0.6
+#: Languages that capitalize every noun.
+CAPITALIZED_NOUNS = frozenset({"de", "lb"})
+
+Span = tuple[int, int]
+
+
+@lru_cache(maxsize=256)
+def known_pattern(names: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """One pattern for a set of known names, longest first, and folded name -> the name."""
+    spelled = {re.sub(r"\s+", " ", fold(name.strip())): name.strip() for name in names}
+    spelled.pop("", None)
+    if not spelled:
+        return None
+    body = "|".join(
+        re.escape(name).replace(r"\ ", r"\s+") for name in sorted(spelled, key=len, reverse=True)
+    )
+    return re.compile(rf"(?<!\w)(?:{body})(?!\w)"), spelled
+
+
+def _trimmed(query: str, folded: str, start: int, end: int, empty: Callable[[str], bool]) -> Span:
+    """``[start, end)`` without the words at either end that carry no content."""
+    words = [m.span() for m in _WORD.finditer(folded, start, end)]
+    while words and empty(folded[words[0][0] : words[0][1]]):
+        words.pop(0)
+    while words and empty(folded[words[-1][0] : words[-1][1]]):
+        words.pop()
+    if not words:
+        return start, start
+    return words[0][0], words[-1][1]
+
+
+def target_entities(
+    query: str,
+    folded: str,
+    leads: Iterable[Span],
+    stops: Sequence[Span],
+    empty: Callable[[str], bool],
+) -> list[tuple[Span, str]]:
+    """What follows each entity lead ("where do we talk about" -> "the budget"), up to the
+    clause's end or a time expression, without leading and trailing words of no content."""
+    found = []
+    for _, lead_end in leads:
+        end = len(folded)
+        closing = _TARGET_END.search(folded, lead_end)
+        if closing is not None:
+            end = closing.start()
+        for stop_start, _ in stops:
+            if lead_end <= stop_start < end:
+                end = stop_start
+        start, end = _trimmed(query, folded, lead_end, end, empty)
+        name = _POSSESSIVE.sub("", query[start:end].strip(" \"'"))
+        if name:
+            found.append(((start, end), name))
+    return found
+
+
+def known_entities_in(query: str, folded: str, names: tuple[str, ...]) -> list[tuple[Span, str]]:
+    compiled = known_pattern(names)
+    if compiled is None:
+        return []
+    pattern, spelled = compiled
+    return [
+        (match.span(), spelled[re.sub(r"\s+", " ", match.group())])
+        for match in pattern.finditer(folded)
+    ]
+
+
+def quoted_entities(query: str, folded: str) -> list[tuple[Span, str]]:
+    found = []
+    for pattern in _QUOTED:
+        for match in pattern.finditer(folded):
+            text = query[match.start(1) : match.end(1)].strip()
+            if text:
+                found.append((match.span(1), text))
+    return found
+
+
+def capitalized_entities(
+    query: str, blocked: Sequence[Span], empty: Callable[[str], bool]
+) -> list[tuple[Span, str]]:
+    """Runs of capitalized words away from a sentence's start (and acronyms anywhere), not
+    inside ``blocked`` spans (times, cues), not made only of words without content."""
+    words = list(_NAME_WORD.finditer(query))
+    capitalized = [w for w in words if w.group()[0].isupper()]
+    if len(words) >= 3 and len(capitalized) >= TITLE_CASE_SHARE * len(words):
+        return []
+    if query.isupper():
+        return []
+    runs: list[list[re.Match[str]]] = []
+    for word in words:
+        text = word.group()
+        is_acronym = len(text) >= 2 and text.isupper()
+        at_start = _SENTENCE_END.search(query, 0, word.start()) is not None
+        inside = any(s <= word.start() < e for s, e in blocked)
+        if inside or not (
+            is_acronym or (text[0].isupper() and not at_start) or _inner_capital(text)
+        ):
+            continue
+        if runs and query[runs[-1][-1].end() : word.start()] in (" ", "-"):
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+    found = []
+    for run in runs:
+        kept = list(run)
+        while kept and empty(fold(kept[0].group())):
+            kept.pop(0)
+        while kept and empty(fold(kept[-1].group())):
+            kept.pop()
+        if kept:
+            start, end = kept[0].start(), kept[-1].end()
+            found.append(((start, end), _POSSESSIVE.sub("", query[start:end])))
+    return found
+
+
+def _inner_capital(word: str) -> bool:
+    """ "iPhone", "SmartKom": a capital past the first letter marks a name anywhere."""
+    return any(c.isupper() for c in word[1:]) and not word.isupper()
+
+
+def outside(found: list[tuple[Span, str]], taken: Iterable[Span]) -> list[tuple[Span, str]]:
+    """The names of ``found`` that overlap none of the ``taken`` spans."""
+    taken = list(taken)
+    return [
+        (span, name) for span, name in found if all(span[1] <= s or span[0] >= e for s, e in taken)
+    ]
+
+
+def merge_entities(*groups: list[tuple[Span, str]]) -> tuple[str, ...]:
+    """The names of every group, earlier groups first, each once (case- and accent-folded)."""
+    unique: dict[str, str] = {}
+    for group in groups:
+        for _, name in group:
+            unique.setdefault(re.sub(r"\s+", " ", fold(name)), name)
+    return tuple(unique.values())

@@ -1,0 +1,342 @@
+"""MemoryRetriever end to end on hand-made memories: intents, windows, entities, budgets, trace."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rerank_plus import BM25Reranker
+from rerank_plus.memory import Memory, MemoryItem, MemoryRetriever
+from rerank_plus.memory.compose import ELISION, fold
+from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.selection.budget import approximate_tokens
+
+NOW = datetime(2024, 5, 10, 12, 0, tzinfo=UTC)
+
+MESSAGES = [
+    ("Ana", "Welcome everyone, today we plan the product launch in Lyon."),
+    ("Ben", "The venue in Lyon costs 900 euros for two days."),
+    ("Ana", "Marketing wants the launch moved to March because of the audit."),
+    ("Chloe", "The audit found two security issues in the payment module."),
+    ("Ben", "I can fix both payment issues by Friday."),
+    ("Ana", "Then we keep March and announce the date next week."),
+    ("Chloe", "The logo will be green and white, like the old one."),
+    ("Ben", "Deploy command is make release at 00:18 tonight."),
+]
+
+
+def timed_memory(day_step: timedelta = timedelta(hours=12)) -> Memory:
+    """Eight messages half a day apart (the last one at 00:18 on NOW's day), two windows, one
+    top summary."""
+    start = NOW.replace(hour=0, minute=18) - day_step * (len(MESSAGES) - 1)
+    messages = [
+        MemoryItem(f"m{i}", 0, i, text, speaker=speaker, time=start + day_step * i)
+        for i, (speaker, text) in enumerate(MESSAGES)
+    ]
+    first, second = messages[:4], messages[4:]
+    windows = [
+        MemoryItem(
+            "w0",
+            1,
+            0,
+            f"{MESSAGES[0][1]}\n{MESSAGES[2][1]}",
+            covers=tuple(m.id for m in first),
+            time=first[0].time,
+            end_time=first[-1].time,
+        ),
+        MemoryItem(
+            "w1",
+            1,
+            1,
+            f"{MESSAGES[4][1]}\n{MESSAGES[6][1]}",
+            covers=tuple(m.id for m in second),
+            time=second[0].time,
+            end_time=second[-1].time,
+        ),
+    ]
+    top = MemoryItem(
+        "t0",
+        2,
+        0,
+        f"{MESSAGES[0][1]}\n{MESSAGES[4][1]}",
+        covers=("w0", "w1"),
+        time=first[0].time,
+        end_time=second[-1].time,
+    )
+    return Memory([*messages, *windows, top])
+
+
+def untimed_memory() -> Memory:
+    return Memory(
+        [
+            MemoryItem(
+                item.id, item.level, item.index, item.text, covers=item.covers, speaker=item.speaker
+            )
+            for item in timed_memory().items
+        ]
+    )
+
+
+@pytest.fixture(scope="module")
+def retriever() -> MemoryRetriever:
+    return MemoryRetriever(timed_memory())
+
+
+def test_a_detail_question_gets_the_verbatim_line(retriever: MemoryRetriever) -> None:
+    context = retriever.retrieve("How much does the venue cost?", max_tokens=300, now=NOW)
+    assert context.intent == "detail"
+    quotes = [item for item in context.items if item.block == "quotes"]
+    assert quotes[0].id == "m1" and quotes[0].speaker == "Ben" and quotes[0].level == 0
+    assert "Ben: The venue in Lyon costs 900 euros for two days." in context.text
+    assert "Quotes (verbatim messages):" in context.text
+    assert context.tokens == approximate_tokens(context.text) <= 300
+    assert context.guidance.quotes >= 1
+    assert quotes[0].metadata()["block"] == "quotes"
+
+
+def test_a_question_about_the_whole_memory_is_answered_from_summaries(
+    retriever: MemoryRetriever,
+) -> None:
+    context = retriever.retrieve("Summarize the whole meeting.", max_tokens=400, now=NOW)
+    assert context.intent == "synthesis"
+    blocks = [item.block for item in context.items]
+    assert blocks[0] == "overview" and context.items[0].id == "t0"
+    assert "Overview (summaries):" in context.text.splitlines()[0]
+    assert context.guidance.summaries >= 1
+    assert "summaries" in context.guidance.basis
+
+
+def test_since_yesterday_keeps_messages_and_windows_inside_the_window(
+    retriever: MemoryRetriever,
+) -> None:
+    context = retriever.retrieve("What's new since yesterday?", max_tokens=400, now=NOW)
+    assert context.intent == "recent"
+    start = datetime(2024, 5, 9, tzinfo=UTC)
+    for item in context.items:
+        if item.level <= 1:
+            assert (item.item.end_time or item.time) >= start
+    window = next(s for s in context.trace.steps if s["step"] == "time_window")
+    assert window["applied"] is True
+
+
+def test_a_french_clock_time_finds_the_command(retriever: MemoryRetriever) -> None:
+    context = retriever.retrieve("quelle commande à 00:18 ?", max_tokens=300, now=NOW)
+    assert context.intent == "detail"
+    assert "make release" in context.text
+
+
+def test_recent_without_times_falls_back_to_the_latest_messages_and_says_so() -> None:
+    context = MemoryRetriever(untimed_memory()).retrieve("what's new?", max_tokens=300, now=NOW)
+    assert context.intent == "recent"
+    assert "recency is read from the order of messages" in str(context.guidance)
+    assert all(item.index >= 6 for item in context.items if item.level == 0)
+
+
+def test_an_entity_question_quotes_only_messages_that_name_it(retriever: MemoryRetriever) -> None:
+    context = retriever.retrieve("Where do we talk about Lyon?", max_tokens=400, now=NOW)
+    assert context.intent == "entity"
+    quotes = [item for item in context.items if item.block == "quotes"]
+    assert quotes and all("Lyon" in item.text for item in quotes)
+
+
+def test_a_forced_intent_wins_over_the_reading(retriever: MemoryRetriever) -> None:
+    context = retriever.retrieve("payment issues", max_tokens=400, intent="synthesis", now=NOW)
+    assert context.intent == "synthesis"
+    assert context.trace.to_dict()["steps"][0]["detected_intent"] == "detail"
+
+
+def test_the_final_reranker_orders_the_best_candidates(retriever: MemoryRetriever) -> None:
+    staged = MemoryRetriever(timed_memory(), final_reranker=BM25Reranker(), final_candidates=3)
+    context = staged.retrieve("payment issues by Friday", max_tokens=300, now=NOW)
+    steps = [s for s in context.trace.to_dict()["steps"] if s["step"] == "final_rerank"]
+    assert steps and all(len(step["scores"]) <= 3 for step in steps)
+    assert "payment issues by Friday" in context.text
+
+
+def test_the_trace_is_json_and_is_logged(
+    retriever: MemoryRetriever, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.DEBUG, logger="rerank_plus.memory"):
+        context = retriever.retrieve("When is the launch?", max_tokens=120, now=NOW)
+    data = json.loads(json.dumps(context.trace.to_dict()))
+    assert [s["step"] for s in data["steps"]][:2] == ["query", "search"]
+    assert set(data["timings_ms"]) >= {"query", "search", "compose"}
+    assert any(r["reason"] for r in data["rejected"])
+    assert data.get("spend")
+    assert any("memory query" in record.getMessage() for record in caplog.records)
+
+
+def test_aretrieve_gives_the_same_context(retriever: MemoryRetriever) -> None:
+    sync = retriever.retrieve("When is the launch?", max_tokens=200, now=NOW)
+    result = asyncio.run(retriever.aretrieve("When is the launch?", max_tokens=200, now=NOW))
+    assert result.text == sync.text
+
+
+def test_a_memory_that_grows_is_reindexed() -> None:
+    memory = untimed_memory()
+    retriever = MemoryRetriever(memory)
+    assert "kiwi" not in retriever.retrieve("kiwi", max_tokens=200).text
+    memory.replace([*memory.items, MemoryItem("m8", 0, 8, "We ordered kiwi juice.")])
+    assert "kiwi juice" in retriever.retrieve("kiwi juice", max_tokens=200).text
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+
+def test_an_empty_memory_gives_an_empty_context_that_says_so() -> None:
+    context = MemoryRetriever(Memory()).retrieve("anything", max_tokens=100)
+    assert context.text == "" and context.items == ()
+    assert context.guidance.notes == ("The memory is empty.",)
+
+
+def test_an_empty_query_still_gives_a_context_within_budget(retriever: MemoryRetriever) -> None:
+    context = retriever.retrieve("", max_tokens=150, now=NOW)
+    assert context.tokens <= 150
+
+
+def test_a_budget_smaller_than_a_header_gives_nothing_and_says_why(
+    retriever: MemoryRetriever,
+) -> None:
+    context = retriever.retrieve("venue cost", max_tokens=2, now=NOW)
+    assert context.text == ""
+    assert "smaller than one item with its header" in str(context.guidance)
+
+
+def test_a_naive_now_is_taken_as_utc(retriever: MemoryRetriever) -> None:
+    naive = retriever.retrieve(
+        "What's new since yesterday?", max_tokens=300, now=NOW.replace(tzinfo=None)
+    )
+    aware = retriever.retrieve("What's new since yesterday?", max_tokens=300, now=NOW)
+    assert naive.text == aware.text
+
+
+def test_a_memory_of_raw_messages_alone_is_answered_from_them() -> None:
+    memory = Memory([MemoryItem(f"m{i}", 0, i, text) for i, (_, text) in enumerate(MESSAGES)])
+    context = MemoryRetriever(memory).retrieve("Summarize the meeting", max_tokens=200)
+    assert context.items and all(item.level == 0 for item in context.items)
+    assert "The memory has no summaries" in str(context.guidance)
+
+
+def test_mixed_languages_and_emoji(retriever: MemoryRetriever) -> None:
+    memory = Memory(
+        [
+            MemoryItem("m0", 0, 0, "Der Termin ist am Montag in Berlin."),
+            MemoryItem("m1", 0, 1, "La réunion est reportée à jeudi."),
+            MemoryItem("m2", 0, 2, "\U0001f389\U0001f389\U0001f389"),
+            MemoryItem("m3", 0, 3, "The meeting moved to Thursday."),
+        ]
+    )
+    mixed = MemoryRetriever(memory)
+    assert "Berlin" in mixed.retrieve("Wann ist der Termin?", max_tokens=100).text
+    assert "jeudi" in mixed.retrieve("quand est la réunion ?", max_tokens=100).text
+    assert mixed.retrieve("\U0001f389", max_tokens=100).tokens <= 100
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda r: r.retrieve(42), TypeError, "query must be a str, got int."),
+        (lambda r: r.retrieve("q", max_tokens=0), ValueError, "max_tokens must be a positive int"),
+        (lambda r: r.retrieve("q", max_tokens=1.5), ValueError, "max_tokens must be a positive"),
+        (lambda r: r.retrieve("q", intent="vague"), ValueError, "Unknown intent 'vague'; choose"),
+        (lambda r: r.retrieve("q", now="tomorrow"), ValueError, "now: 'tomorrow' is not a time"),
+    ],
+)
+def test_bad_arguments_say_how_to_fix(
+    retriever: MemoryRetriever, call, error: type, message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        call(retriever)
+
+
+def test_bad_constructor_arguments_say_how_to_fix() -> None:
+    with pytest.raises(
+        TypeError, match=re.escape("memory must be a rerank_plus.memory.Memory, got list")
+    ):
+        MemoryRetriever([])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="reranker must be a rerank_plus Reranker"):
+        MemoryRetriever(Memory(), reranker="bm25")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="token_counter must be a callable"):
+        MemoryRetriever(Memory(), token_counter=5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="final_candidates must be an int >= 1"):
+        MemoryRetriever(Memory(), final_candidates=0)
+
+
+@pytest.mark.slow
+def test_a_fifty_thousand_message_memory() -> None:
+    words = ("alpha", "budget", "venue", "logo", "audit", "payment", "launch", "Lyon")
+    messages = [
+        MemoryItem(f"m{i}", 0, i, f"Note {i}: {words[i % 8]} and {words[(i * 3) % 8]} item {i}.")
+        for i in range(50_000)
+    ]
+    windows = [
+        MemoryItem(
+            f"w{j}",
+            1,
+            j,
+            messages[j * 50].text,
+            covers=tuple(m.id for m in messages[j * 50 : j * 50 + 50]),
+        )
+        for j in range(1_000)
+    ]
+    top = [
+        MemoryItem(
+            f"t{k}",
+            2,
+            k,
+            windows[k * 100].text,
+            covers=tuple(w.id for w in windows[k * 100 : k * 100 + 100]),
+        )
+        for k in range(10)
+    ]
+    retriever = MemoryRetriever(Memory([*messages, *windows, *top]))
+    context = retriever.retrieve("What did note 49999 say?", max_tokens=500)
+    assert context.tokens <= 500 and "Note 49999" in context.text
+
+
+# -- properties ----------------------------------------------------------------------------------
+
+WORDS = ("launch", "venue", "Lyon", "audit", "logo", "payment", "March", "green", "Friday")
+SENTENCE = st.lists(st.sampled_from(WORDS), min_size=1, max_size=7).map(
+    lambda words: " ".join(words).capitalize() + "."
+)
+
+
+@st.composite
+def memories(draw: st.DrawFn) -> Memory:
+    texts = draw(st.lists(st.lists(SENTENCE, min_size=1, max_size=3), min_size=1, max_size=14))
+    messages = [MemoryItem(f"m{i}", 0, i, " ".join(s)) for i, s in enumerate(texts)]
+    size = draw(st.integers(2, 5))
+    windows = []
+    for j, start in enumerate(range(0, len(messages), size)):
+        covered = messages[start : start + size]
+        picked = [split_sentences(m.text)[0] for m in covered]
+        windows.append(
+            MemoryItem(f"w{j}", 1, j, "\n".join(picked), covers=tuple(m.id for m in covered))
+        )
+    return Memory([*messages, *windows])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    memory=memories(),
+    query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join),
+    budget=st.integers(1, 400),
+    intent=st.sampled_from([None, "synthesis", "detail", "recent", "entity"]),
+)
+def test_property_within_budget_and_no_text_twice(
+    memory: Memory, query: str, budget: int, intent: str | None
+) -> None:
+    context = MemoryRetriever(memory).retrieve(query, max_tokens=budget, intent=intent)
+    assert approximate_tokens(context.text) <= budget
+    owner: dict[str, str] = {}
+    for item in context.items:
+        assert item.shown and item.shown in context.text
+        for sentence in {fold(s) for s in split_sentences(item.shown) if s != ELISION}:
+            assert owner.setdefault(sentence, item.id) == item.id, "a sentence shown twice"
