@@ -227,3 +227,30 @@ def test_embedding_cache_embeds_each_text_once_and_persists(tmp_path):
     again = EmbeddingCache(counting, tmp_path)
     assert (again(["alpha beta", "gamma", "alpha beta"]) == first).all()
     assert again.embedded == 0
+
+
+@pytest.mark.slow
+def test_the_policy_sets_the_words_of_the_others(resources):
+    from rerank_plus.selection.budget import approximate_tokens
+
+    meeting = long_meeting()
+    reference, others = registry.create(["policy", "hybrid-windows", "collapsed-tree"], resources)
+    run = evaluate([meeting], others, [120, 600], reference=reference)
+    policy = [r for r in run.records if r.method == "policy"]
+    assert len(policy) == 2 * len(meeting.queries)
+    assert {r.intent for r in policy} <= {"synthesis", "detail", "recent", "entity"}
+    assert all(r.intent_correct is not None for r in policy)
+    for record in policy:
+        assert record.words_given == record.budget
+        assert set(record.tokens_by_level) <= {"L0", "L1"}
+        assert set(record.tokens_by_block) <= {"overview", "extracts", "quotes"}
+        assert sum(record.tokens_by_block.values()) == sum(record.tokens_by_level.values())
+        others_given = {
+            r.words_given
+            for r in run.records
+            if r.query == record.query and r.budget == record.budget and r.method != "policy"
+        }
+        assert others_given == {record.words}
+    context = reference.context(meeting, meeting.queries[1], 600)
+    assert approximate_tokens(context.text) <= 600
+    assert all(piece in context.text for piece in context.pieces)
