@@ -4,7 +4,7 @@ For each query and budget (700, 2000, 4000 tokens) the policy retrieves from a m
 from the transcript (all-MiniLM-L6-v2 embeddings, the offline extractive summarizer); every
 other method gets the words of the policy's context. Prints one table per budget (judges in
 ``rerank_plus.memory.evaluation.judges``), then the policy against the best baseline per
-metric (the issue's targets are in points of that difference). Embeddings are cached under
+metric, in points: the measure its targets are set in. Embeddings are cached under
 the output folder, so a second run only pays for retrieval.
 
 Run: ``python benchmarks/memory_eval.py [--limit N] [--methods a,b] [--output DIR]``.
@@ -17,7 +17,6 @@ import sys
 import time
 from pathlib import Path
 
-from rerank_plus.memory.evaluation.report import versus_best_baseline
 from rerank_plus.memory.evaluation.suite import DEFAULT_BUDGETS, run_suite
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "qmsum"
@@ -50,9 +49,6 @@ def main() -> None:
         f"{seconds:.0f} s in all\n"
     )
     print(outcome.tables)
-    if run.reference is not None:
-        print(f"{run.reference} against the best baseline (ceilings left out)\n")
-        print(versus_best_baseline(outcome.summary, run.reference))
     print(f"results, tables and plots in {args.output}")
 
 

@@ -254,3 +254,15 @@ def test_the_policy_sets_the_words_of_the_others(resources):
     context = reference.context(meeting, meeting.queries[1], 600)
     assert approximate_tokens(context.text) <= 600
     assert all(piece in context.text for piece in context.pieces)
+
+
+def test_versus_best_baseline_leaves_the_ceilings_out():
+    from rerank_plus.memory.evaluation.report import versus_best_baseline
+
+    def row(method, recall):
+        return {"budget": 700, "method": method, "metrics": {"gold_recall": recall}}
+
+    summary = [row("policy", 0.5), row("dense-windows", 0.42), row("hybrid-windows", 0.45)]
+    summary.append(row("gold-turns", 0.9))
+    table = versus_best_baseline(summary)
+    assert "| 700 | gold recall | 0.500 | hybrid-windows 0.450 | +5.0 |" in table

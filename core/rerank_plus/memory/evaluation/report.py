@@ -80,9 +80,10 @@ def markdown_tables(summary: Sequence[dict[str, Any]]) -> str:
     out: list[str] = []
     for budget in dict.fromkeys(row["budget"] for row in summary):
         rows = [row for row in summary if row["budget"] == budget]
-        counts: Counter[str] = Counter()
+        counts: Counter[str] = Counter()  # queries per kind: the most any method judged
         for row in rows:
-            counts = counts | Counter(row["queries"])
+            for kind, count in row["queries"].items():
+                counts[kind] = max(counts[kind], count)
         out.append(
             f"Budget {budget} ({counts['specific']} specific, {counts['general']} general queries)"
         )

@@ -16,6 +16,7 @@ from rerank_plus.memory.evaluation.report import (
     markdown_tables,
     plot_metrics,
     summarize,
+    versus_best_baseline,
     write_json,
 )
 from rerank_plus.memory.evaluation.runner import Run, evaluate
@@ -97,6 +98,9 @@ def run_suite(
     embed.flush()
     summary = summarize(run)
     tables = markdown_tables(summary)
+    if run.reference is not None:
+        tables += f"\n{run.reference} against the best baseline (ceilings left out)\n\n"
+        tables += versus_best_baseline(summary, run.reference)
     files: list[Path] = []
     if output is not None:
         folder = Path(output)
