@@ -6,10 +6,11 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rerank_plus.memory.compose import Composer, context_items, fold
+from rerank_plus.memory.compose import Composer, context_items
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.search import Hit
 from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.memory.text_cache import fold
 from rerank_plus.memory.trace import Trace
 from rerank_plus.selection.budget import approximate_tokens
 

@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rerank_plus import BM25Reranker
 from rerank_plus.memory import Memory, MemoryItem, MemoryRetriever
-from rerank_plus.memory.compose import ELISION, fold
+from rerank_plus.memory.compose import ELISION
 from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.memory.text_cache import fold
 from rerank_plus.selection.budget import approximate_tokens
 
 NOW = datetime(2024, 5, 10, 12, 0, tzinfo=UTC)

@@ -1,20 +1,30 @@
 """Retrieval over a hierarchical memory: raw messages, summaries of windows, summaries of
 summaries. See docs/memory.md."""
 
+from rerank_plus.memory.build import (
+    BuildSettings,
+    ExtractiveSummarizer,
+    LLMSummarizer,
+    build_memory,
+)
 from rerank_plus.memory.context import ContextItem, Guidance, MemoryContext
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.errors import MemoryFormatError
 from rerank_plus.memory.items import OTHER_ENTITIES, MemoryItem
 from rerank_plus.memory.memory import Memory
+from rerank_plus.memory.messages import messages_to_items
 from rerank_plus.memory.policy import MemoryProfile, memory_profile
 from rerank_plus.memory.retriever import MemoryRetriever
 from rerank_plus.memory.trace import Trace
 
 __all__ = [
     "OTHER_ENTITIES",
+    "BuildSettings",
     "ContextItem",
     "Embedder",
+    "ExtractiveSummarizer",
     "Guidance",
+    "LLMSummarizer",
     "Memory",
     "MemoryContext",
     "MemoryFormatError",
@@ -22,5 +32,7 @@ __all__ = [
     "MemoryProfile",
     "MemoryRetriever",
     "Trace",
+    "build_memory",
     "memory_profile",
+    "messages_to_items",
 ]

@@ -13,7 +13,6 @@ item's repeated sentences are elided with ``[...]``, and an item with nothing ne
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,7 +20,7 @@ from datetime import datetime
 from rerank_plus.memory.context import BLOCKS, ContextItem
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.search import Hit
-from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.memory.text_cache import TextCache
 from rerank_plus.memory.trace import Trace
 
 TITLES = {
@@ -30,12 +29,6 @@ TITLES = {
     "quotes": "Quotes (verbatim messages):",
 }
 ELISION = "[...]"
-_FOLD = re.compile(r"[\W_]+")
-
-
-def fold(sentence: str) -> str:
-    """A sentence as the no-repeat rule compares it: case and punctuation folded."""
-    return _FOLD.sub(" ", sentence.casefold()).strip()
 
 
 def _clock(moment: datetime | None, with_date: bool) -> str:
@@ -69,10 +62,12 @@ class Composer:
         counter: Callable[[str], int],
         span_start: Mapping[str, int],
         with_date: bool,
+        cache: TextCache | None = None,
     ) -> None:
         self.counter = counter
         self.span_start = span_start
         self.with_date = with_date
+        self.cache = cache if cache is not None and cache.counter is counter else TextCache(counter)
 
     def header(self, item: MemoryItem, last: MemoryItem | None = None) -> str:
         number = f"#{item.index}" if last is None else f"#{item.index}-{last.index}"
@@ -101,7 +96,10 @@ class Composer:
             pool = candidates.get(block, ())
             best = max((hit.score for hit in pool), default=0.0)
             opened = False
+            title = self.cache.tokens(TITLES[block])
             for hit in pool:
+                if allowance < (1 if opened else title + 1):
+                    break
                 item = hit.item
                 if best > 0 and hit.score < min_relevance * best:
                     trace.reject(item.id, "below the dynamic cutoff", block=block)
@@ -113,32 +111,32 @@ class Composer:
                 joins = block == "quotes" and (
                     item.index - 1 in quote_indices or item.index + 1 in quote_indices
                 )
-                cost = self.counter(self.line(item, text))
-                cost += 0 if joins else self.counter(self.header(item))
-                cost += 0 if opened else self.counter(TITLES[block])
+                cost = self.cache.tokens(self.line(item, text))
+                cost += 0 if joins else self.cache.tokens(self.header(item))
+                cost += 0 if opened else self.cache.tokens(TITLES[block])
                 if cost > allowance:
                     trace.reject(item.id, "does not fit", block=block, tokens=cost)
                     continue
                 allowance -= cost
                 opened = True
                 accepted.append(Placed(hit, block, text))
-                shown.update(fold(s) for s in split_sentences(item.text))
+                shown.update(folded for _, folded in self.cache.sentences(item))
                 if block == "quotes":
                     quote_indices.add(item.index)
             carry = max(0.0, allowance)
         return self._render(accepted, max_tokens, trace)
 
     def _new_text(self, item: MemoryItem, shown: set[str]) -> str | None:
-        sentences = split_sentences(item.text)
+        sentences = self.cache.sentences(item)
         if not sentences:
             return None
-        keep = [fold(sentence) not in shown for sentence in sentences]
+        keep = [folded not in shown for _, folded in sentences]
         if not any(keep):
             return None
         if all(keep):
             return item.text.strip()
         parts: list[str] = []
-        for sentence, kept in zip(sentences, keep, strict=True):
+        for (sentence, _), kept in zip(sentences, keep, strict=True):
             if kept:
                 parts.append(sentence)
             elif not parts or parts[-1] != ELISION:

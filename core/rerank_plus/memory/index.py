@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +18,7 @@ from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
+from rerank_plus.memory.text_cache import TextCache
 from rerank_plus.scoring.bm25 import BM25Reranker
 
 
@@ -83,6 +84,14 @@ class MemoryIndex:
         self.timed = bool(times)
         self.spans_days = len({moment.date() for moment in times}) > 1
         self.span_starts = self._span_starts(items)
+        self._text_caches: dict[int, TextCache] = {}
+
+    def text_cache(self, counter: Callable[[str], int]) -> TextCache:
+        """Sentences and token counts kept across queries, one cache per token counter."""
+        cache = self._text_caches.get(id(counter))
+        if cache is None or cache.counter is not counter:
+            cache = self._text_caches[id(counter)] = TextCache(counter)
+        return cache
 
     @staticmethod
     def _entities(items: Sequence[MemoryItem]) -> tuple[str, ...]:
@@ -168,4 +177,6 @@ class MemoryIndex:
         vectors = self.levels[level].vectors
         if vectors is None or query_vector is None or vectors.shape[1] != query_vector.shape[0]:
             return None
-        return vectors @ query_vector
+        # einsum, not BLAS: a matrix-vector product this small costs more in BLAS's thread
+        # start-up than in arithmetic, and far more on a busy machine.
+        return np.einsum("ij,j->i", vectors, query_vector)

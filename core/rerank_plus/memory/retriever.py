@@ -198,7 +198,12 @@ class MemoryRetriever:
         if self.final_reranker is not None:
             candidates = self._final_rerank(query, candidates, trace)
             trace.timed("final_rerank")
-        composer = Composer(self.token_counter, index.span_starts, index.spans_days)
+        composer = Composer(
+            self.token_counter,
+            index.span_starts,
+            index.spans_days,
+            index.text_cache(self.token_counter),
+        )
         composition = composer.compose(
             candidates,
             policy.quotas,
