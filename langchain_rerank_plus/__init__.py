@@ -18,8 +18,25 @@ from rerank_plus.adapters_support import ready_class, ready_class_names
 from langchain_rerank_plus.compressor import RerankPlusCompressor
 from langchain_rerank_plus.llm import LangChainChat as LangChainChat
 from langchain_rerank_plus.llm import LLMRerank as LLMRerank
+from langchain_rerank_plus.memory import MemoryDocumentRetriever as MemoryDocumentRetriever
+from langchain_rerank_plus.memory import (
+    memory_from_parent_document_retriever as memory_from_parent_document_retriever,
+)
+from langchain_rerank_plus.memory import (
+    memory_from_parent_documents as memory_from_parent_documents,
+)
 
-__all__ = sorted(["LLMRerank", "LangChainChat", "RerankPlusCompressor", *ready_class_names()])
+__all__ = sorted(
+    [
+        "LLMRerank",
+        "LangChainChat",
+        "MemoryDocumentRetriever",
+        "RerankPlusCompressor",
+        "memory_from_parent_document_retriever",
+        "memory_from_parent_documents",
+        *ready_class_names(),
+    ]
+)
 
 
 def __getattr__(name: str) -> type[RerankPlusCompressor]:

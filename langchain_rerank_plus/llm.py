@@ -15,11 +15,18 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.prompts import BasePromptTemplate
 from rerank_plus.adapters_support import llm_ready_class
-from rerank_plus.scoring.llm import Completion, Prompt
+from rerank_plus.scoring.llm import Completion, Prompt, PromptTemplate
+from rerank_plus.scoring.llm.framework_prompts import (
+    markers,
+    template_from_messages,
+    template_from_text,
+)
 from rerank_plus.scoring.llm.parsing import first_token_logprobs
 
 from langchain_rerank_plus.compressor import RerankPlusCompressor
+from langchain_rerank_plus.run_config import model_call_config
 
 
 class LangChainChat:
@@ -44,12 +51,13 @@ class LangChainChat:
         return [SystemMessage(prompt.system), HumanMessage(prompt.user)]
 
     def complete(self, prompt: Prompt, *, max_tokens: int, logprobs: bool = False) -> Completion:
-        return _completion(self.chat_model.invoke(self._messages(prompt)))
+        return _completion(self.chat_model.invoke(self._messages(prompt), model_call_config()))
 
     async def acomplete(
         self, prompt: Prompt, *, max_tokens: int, logprobs: bool = False
     ) -> Completion:
-        return _completion(await self.chat_model.ainvoke(self._messages(prompt)))
+        messages = self._messages(prompt)
+        return _completion(await self.chat_model.ainvoke(messages, model_call_config()))
 
 
 def _text(content: Any) -> str:
@@ -75,6 +83,22 @@ def _completion(message: BaseMessage) -> Completion:
     )
 
 
+_ROLES = {"system": "system", "human": "user"}
+
+
+def prompt_template(prompt: BasePromptTemplate | str, task: str) -> PromptTemplate:
+    """A LangChain prompt (a ``ChatPromptTemplate`` of a system and a human message, or a
+    ``PromptTemplate``, the human message) or a ``str.format`` string (the human message) as the
+    core's template; without a system message the task's default system message is kept."""
+    if isinstance(prompt, str):
+        return template_from_text(prompt, task)
+    formatted = prompt.format_prompt(**markers(prompt.input_variables)).to_messages()
+    return template_from_messages(
+        [(_ROLES.get(message.type, message.type), _text(message.content)) for message in formatted],
+        task,
+    )
+
+
 LLMRerank = llm_ready_class(
     RerankPlusCompressor,
     __name__,
@@ -82,6 +106,13 @@ LLMRerank = llm_ready_class(
     LangChainChat,
     """Reranks with a LangChain chat model, listwise (RankGPT) or pointwise.
 
+    ``prompt`` replaces the default prompt: a ``ChatPromptTemplate`` (system and human
+    messages) or a ``PromptTemplate``/string (the human message), with ``{query}`` and
+    ``{passages}`` (listwise, optionally ``{count}``) or ``{query}`` and ``{passage}``
+    (pointwise); a prompt lacking one is refused when the compressor is made.
+
     >>> compressor = LLMRerank(llm=ChatOpenAI(model="gpt-4o-mini"), top_n=5)  # doctest: +SKIP
     """,
+    prompt_type=BasePromptTemplate | str,
+    to_template=prompt_template,
 )

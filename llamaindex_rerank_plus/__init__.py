@@ -16,9 +16,20 @@ from rerank_plus.adapters_support import ready_class, ready_class_names
 
 from llamaindex_rerank_plus.llm import LlamaIndexChat as LlamaIndexChat
 from llamaindex_rerank_plus.llm import LLMRerank as LLMRerank
+from llamaindex_rerank_plus.memory import MemoryNodeRetriever as MemoryNodeRetriever
+from llamaindex_rerank_plus.memory import memory_from_nodes as memory_from_nodes
 from llamaindex_rerank_plus.postprocessor import RerankPlusPostprocessor
 
-__all__ = sorted(["LLMRerank", "LlamaIndexChat", "RerankPlusPostprocessor", *ready_class_names()])
+__all__ = sorted(
+    [
+        "LLMRerank",
+        "LlamaIndexChat",
+        "MemoryNodeRetriever",
+        "RerankPlusPostprocessor",
+        "memory_from_nodes",
+        *ready_class_names(),
+    ]
+)
 
 
 def __getattr__(name: str) -> type[RerankPlusPostprocessor]:

@@ -15,8 +15,17 @@ from typing import Any
 
 from llama_index.core.base.llms.base import BaseLLM
 from llama_index.core.base.llms.types import ChatMessage, ChatResponse, MessageRole
+from llama_index.core.prompts import BasePromptTemplate, ChatPromptTemplate
+from llama_index.core.prompts.mixin import PromptDictType, PromptMixin
+from llama_index.core.settings import Settings
 from rerank_plus.adapters_support import llm_ready_class
-from rerank_plus.scoring.llm import Completion, Prompt
+from rerank_plus.scoring.llm import Completion, Prompt, PromptTemplate
+from rerank_plus.scoring.llm.framework_prompts import (
+    markers,
+    template_from_messages,
+    template_from_text,
+)
+from rerank_plus.scoring.llm.prompts import DEFAULT_TEMPLATES, task_of
 
 from llamaindex_rerank_plus.postprocessor import RerankPlusPostprocessor
 
@@ -73,14 +82,66 @@ def _completion(response: ChatResponse) -> Completion:
     )
 
 
-LLMRerank = llm_ready_class(
+_ROLES = {MessageRole.SYSTEM: "system", MessageRole.USER: "user"}
+
+
+def prompt_template(prompt: BasePromptTemplate | str, task: str) -> PromptTemplate:
+    """A LlamaIndex prompt (a ``ChatPromptTemplate`` of a system and a user message, or a
+    ``PromptTemplate``, the user message) or a ``str.format`` string (the user message) as the
+    core's template; without a system message the task's default system message is kept."""
+    if isinstance(prompt, str):
+        return template_from_text(prompt, task)
+    formatted = prompt.format_messages(llm=None, **markers(prompt.template_vars))
+    return template_from_messages(
+        [(_ROLES.get(m.role, str(m.role.value)), m.content or "") for m in formatted], task
+    )
+
+
+_LLMRerankFields = llm_ready_class(
     RerankPlusPostprocessor,
     __name__,
     BaseLLM,
     LlamaIndexChat,
+    "The fields of LLMRerank.",
+    prompt_type=BasePromptTemplate | str,
+    to_template=prompt_template,
+)
+
+
+class LLMRerank(_LLMRerankFields, PromptMixin):  # type: ignore[misc,valid-type]
     """Reranks nodes with a LlamaIndex LLM, listwise (RankGPT) or pointwise.
 
+    ``llm`` defaults to ``Settings.llm``, as LlamaIndex's own ``LLMRerank``. The prompt is
+    ``get_prompts()["rerank_prompt"]`` and ``update_prompts({"rerank_prompt": ...})`` replaces
+    it (or ``prompt=`` here): a ``ChatPromptTemplate`` (system and user messages) or a
+    ``PromptTemplate`` (the user message) with ``{query}`` and ``{passages}`` (listwise,
+    optionally ``{count}``) or ``{query}`` and ``{passage}`` (pointwise); a prompt lacking one
+    is refused when set.
+
     >>> postprocessor = LLMRerank(llm=OpenAI(model="gpt-4o-mini"), top_n=5)  # doctest: +SKIP
-    """,
-)
-LLMRerank.class_name = classmethod(lambda cls: "RerankPlusLLMRerank")  # type: ignore[assignment,method-assign]
+    """
+
+    def __init__(self, llm: BaseLLM | None = None, **data: Any) -> None:
+        super().__init__(llm=Settings.llm if llm is None else llm, **data)
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "RerankPlusLLMRerank"
+
+    def _get_prompts(self) -> PromptDictType:
+        if self.prompt is not None:
+            return {"rerank_prompt": self.prompt}
+        default = DEFAULT_TEMPLATES[task_of(self.mode, self.judgment)]
+        return {
+            "rerank_prompt": ChatPromptTemplate(
+                message_templates=[
+                    ChatMessage(role=MessageRole.SYSTEM, content=default.system),
+                    ChatMessage(role=MessageRole.USER, content=default.user),
+                ]
+            )
+        }
+
+    def _update_prompts(self, prompts: PromptDictType) -> None:
+        if "rerank_prompt" in prompts:
+            self.prompt = prompts["rerank_prompt"]  # checked on assignment
+            self._reranker = None  # rebuilt with the new prompt

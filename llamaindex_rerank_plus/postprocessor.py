@@ -5,7 +5,8 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar
 
-from llama_index.core.bridge.pydantic import Field, PrivateAttr
+from llama_index.core.base.embeddings.base import BaseEmbedding
+from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, field_validator
 from llama_index.core.callbacks import CBEventType, EventPayload
 from llama_index.core.callbacks.base import EventContext
 from llama_index.core.instrumentation import get_dispatcher
@@ -13,27 +14,56 @@ from llama_index.core.instrumentation.events.rerank import ReRankEndEvent, ReRan
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle
 from rerank_plus import RankedResult, Reranker
-from rerank_plus.adapters_support import RankCall, copy_metadata, first_stage_scores, ready_reranker
+from rerank_plus.adapters_support import (
+    RankCall,
+    copy_metadata,
+    first_stage_scores,
+    ready_reranker,
+    result_metadata,
+)
+from rerank_plus.validation import check_threshold, check_top_n
 
 dispatcher = get_dispatcher(__name__)
+
+
+class LlamaIndexEmbedder:
+    """A LlamaIndex embedding model behind the core's ``TextEmbedder`` protocol, so its calls
+    go through LlamaIndex's own batching, callbacks and embedding events."""
+
+    def __init__(self, model: BaseEmbedding) -> None:
+        self.model = model
+        self.model_name = model.model_name
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.model.get_text_embedding_batch(list(texts))
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.model.get_query_embedding(text)
 
 
 class RerankPlusPostprocessor(BaseNodePostprocessor):
     """Reranks retrieved nodes with any rerank-plus reranker.
 
-    ``NodeWithScore.score`` becomes the reranker's ``relevance_score`` (in [0, 1]); the kept
-    nodes are copies, the caller's nodes are never changed. The nodes' first-stage scores (when
-    every node has one) and metadata are passed to the reranker: fusion rerankers and boosts
-    read them, plain rerankers ignore them.
+    ``NodeWithScore.score`` becomes the reranker's ``relevance_score`` (in [0, 1]) and the
+    reranker's own score is kept in ``metadata["rerank_raw_score"]``; the kept nodes are copies,
+    the caller's nodes are never changed. The keys the postprocessor adds to metadata are left
+    out of the node's embed and LLM text, so they never reach a prompt. The text scored is
+    ``get_content(metadata_mode)``: ``MetadataMode.EMBED`` by default, as LlamaIndex's own
+    rerankers score it (the metadata the index embedded, then the text). The nodes' first-stage
+    scores (when every node has one) and metadata are passed to the reranker: fusion rerankers
+    and boosts read them, plain rerankers ignore them. Unknown arguments are errors, and
+    ``top_n`` and ``threshold`` are checked when set, at construction and on assignment.
 
     >>> from rerank_plus import BM25Reranker
     >>> postprocessor = RerankPlusPostprocessor(reranker=BM25Reranker(), top_n=3)
     """
 
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
     top_n: int | None = Field(default=5, description="Nodes to keep; None keeps all.")
     threshold: float | None = Field(default=None, description="Minimum relevance_score.")
     metadata_mode: MetadataMode = Field(
-        default=MetadataMode.NONE, description="Node metadata included in the scored text."
+        default=MetadataMode.EMBED, description="Node metadata included in the scored text."
     )
     keep_retrieval_score: bool = Field(
         default=False, description="Keep the first-stage score in metadata['retrieval_score']."
@@ -43,11 +73,23 @@ class RerankPlusPostprocessor(BaseNodePostprocessor):
     )
     # Ready classes (rerank_plus.adapters_support.ready_class) name the kind they build.
     reranker_kind: ClassVar[str | None] = None
+    # A BiEncoderRerank takes a LlamaIndex embedding model as its model.
+    model_objects: ClassVar[dict[str, type]] = {"bi-encoder": BaseEmbedding}
     _reranker: Reranker | None = PrivateAttr(default=None)
 
     def __init__(self, reranker: Reranker | None = None, **data: Any) -> None:
         super().__init__(**data)
         self._reranker = reranker
+
+    @field_validator("top_n")
+    @classmethod
+    def _top_n_in_range(cls, value: int | None) -> int | None:
+        return check_top_n(value)
+
+    @field_validator("threshold")
+    @classmethod
+    def _threshold_in_range(cls, value: float | None) -> float | None:
+        return check_threshold(value)
 
     @classmethod
     def class_name(cls) -> str:
@@ -60,7 +102,9 @@ class RerankPlusPostprocessor(BaseNodePostprocessor):
     def reranker(self) -> Reranker:
         """The core reranker: the one given, or the one the ready classes build from fields."""
         if self._reranker is None:
-            self._reranker = ready_reranker(self.reranker_kind, self, rebuilt_by="from_dict")
+            self._reranker = ready_reranker(
+                self.reranker_kind, self, rebuilt_by="from_dict", scoring_model=LlamaIndexEmbedder
+            )
         return self._reranker
 
     @property
@@ -112,9 +156,19 @@ class RerankPlusPostprocessor(BaseNodePostprocessor):
         return reranked
 
     def _copy(self, original: NodeWithScore, result: RankedResult) -> NodeWithScore:
-        added = {"retrieval_score": original.score} if self.keep_retrieval_score else {}
+        added = result_metadata(result)
+        if self.keep_retrieval_score:
+            added["retrieval_score"] = original.score
         metadata = copy_metadata(original.node.metadata, result, **added)
-        node = original.node.model_copy(update={"metadata": metadata})
+        source = original.node
+        new_keys = [key for key in metadata if key not in source.metadata]
+        node = source.model_copy(
+            update={
+                "metadata": metadata,
+                "excluded_embed_metadata_keys": [*source.excluded_embed_metadata_keys, *new_keys],
+                "excluded_llm_metadata_keys": [*source.excluded_llm_metadata_keys, *new_keys],
+            }
+        )
         return NodeWithScore(node=node, score=result.relevance_score)
 
     def _postprocess_nodes(
@@ -124,6 +178,7 @@ class RerankPlusPostprocessor(BaseNodePostprocessor):
         with self._event(nodes, call.query) as event:
             return self._finish(nodes, call.run(self.reranker), event)
 
+    @dispatcher.span
     async def _apostprocess_nodes(
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:

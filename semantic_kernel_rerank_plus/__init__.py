@@ -15,11 +15,14 @@ from __future__ import annotations
 
 from rerank_plus.adapters_support import ready_class, ready_class_names
 
+from semantic_kernel_rerank_plus.memory import MemoryPlugin as MemoryPlugin
 from semantic_kernel_rerank_plus.plugin import RankedDocument as RankedDocument
 from semantic_kernel_rerank_plus.plugin import RerankPlugin
 from semantic_kernel_rerank_plus.search import RerankedSearch as RerankedSearch
 
-__all__ = sorted(["RankedDocument", "RerankPlugin", "RerankedSearch", *ready_class_names()])
+__all__ = sorted(
+    ["MemoryPlugin", "RankedDocument", "RerankPlugin", "RerankedSearch", *ready_class_names()]
+)
 
 
 def __getattr__(name: str) -> type[RerankPlugin]:

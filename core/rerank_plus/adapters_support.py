@@ -18,12 +18,20 @@ from rerank_plus.compose.kinds import Option
 from rerank_plus.compose.presets import KINDS
 from rerank_plus.reranker import Reranker
 from rerank_plus.results import RankedResult
+from rerank_plus.scoring.llm.prompts import PromptTemplate, check_template, task_of
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
 Model = TypeVar("Model", bound="BaseModel")
 _READY: dict[tuple[type[Any], str], type[Any]] = {}
+
+#: The kinds whose ``model`` may be a model object instead of a name, the core reranker that
+#: scores with it, and the options that still apply (the others belong to the object).
+MODEL_OBJECT_RERANKERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "cross-encoder": ("PairScorerReranker", ("batch_size", "cache_size")),
+    "bi-encoder": ("EmbeddingsReranker", ("batch_size", "cache_size")),
+}
 
 
 def ready_class_names() -> list[str]:
@@ -37,7 +45,9 @@ def ready_class(base: type[Model], name: str, module: str) -> type[Model]:
 
     Made on first use and kept, so each name is one class (pickle and ``isinstance`` work);
     ``module`` is the adapter package that serves it from its ``__getattr__``. An unknown name
-    is an ``AttributeError``, as for any missing module attribute.
+    is an ``AttributeError``, as for any missing module attribute. ``base.model_objects``
+    (kind -> the framework's model class) widens that kind's ``model`` field to take an object
+    of the class too (:data:`MODEL_OBJECT_RERANKERS`).
     """
     kind = next((k for k in KINDS.values() if k.ready_class == name), None)
     if kind is None:
@@ -45,8 +55,14 @@ def ready_class(base: type[Model], name: str, module: str) -> type[Model]:
     if (base, name) not in _READY:
         from pydantic import Field, create_model
 
+        object_type = getattr(base, "model_objects", {}).get(kind.name)
         fields: dict[str, Any] = {
-            option.name: (option.type, Field(default=option.default, description=option.help))
+            option.name: (
+                option.type | object_type
+                if option.name == "model" and object_type is not None
+                else option.type,
+                Field(default=option.default, description=option.help),
+            )
             for option in kind.options
         }
         made = create_model(
@@ -74,13 +90,33 @@ LLM_OPTIONS = (
 
 
 def llm_ready_class(
-    base: type[Model], module: str, llm_type: type[Any], chat: Callable[[Any], Any], doc: str
+    base: type[Model],
+    module: str,
+    llm_type: type[Any],
+    chat: Callable[[Any], Any],
+    doc: str,
+    *,
+    prompt_type: Any,
+    to_template: Callable[[Any, str], PromptTemplate],
 ) -> type[Model]:
     """An adapter's ``LLMRerank``: ``base`` plus a typed ``llm`` field (the framework's model
-    class) and :data:`LLM_OPTIONS`; its reranker is an ``LLMReranker`` on ``chat(llm)``."""
-    from pydantic import Field, create_model
+    class), a ``prompt`` field (the framework's prompt template, turned into the core's by
+    ``to_template(prompt, task)`` and checked for its placeholders when set) and
+    :data:`LLM_OPTIONS`; its reranker is an ``LLMReranker`` on ``chat(llm)``."""
+    from pydantic import Field, ValidationInfo, create_model, field_validator
 
     from rerank_plus.scoring.llm.reranker import LLMReranker
+
+    def checked(prompt: Any, mode: str, judgment: str) -> PromptTemplate | None:
+        if prompt is None:
+            return None
+        task = task_of(mode, judgment)
+        return check_template(to_template(prompt, task), task)
+
+    def placeholders_present(cls: Any, prompt: Any, info: ValidationInfo) -> Any:
+        # a prompt without its placeholders fails when set, not at the first rank
+        checked(prompt, info.data.get("mode", "listwise"), info.data.get("judgment", "grade"))
+        return prompt
 
     fields: dict[str, Any] = {
         option.name: (option.type, Field(default=option.default, description=option.help))
@@ -91,25 +127,40 @@ def llm_ready_class(
         __base__=base,
         __module__=module,
         __doc__=doc,
+        __validators__={"_prompt_placeholders": field_validator("prompt")(placeholders_present)},
         llm=(llm_type, Field(description="The model that ranks.")),
         **fields,
+        prompt=(  # after mode and judgment: its check reads them
+            prompt_type | None,
+            Field(default=None, description="A prompt to send instead of the default."),
+        ),
     )
 
     def reranker(self: Any) -> Reranker:
         if self._reranker is None:
             options = {option.name: getattr(self, option.name) for option in LLM_OPTIONS}
-            self._reranker = LLMReranker(chat(self.llm), **options)
+            prompt = checked(self.prompt, self.mode, self.judgment)
+            self._reranker = LLMReranker(chat(self.llm), prompt=prompt, **options)
         return self._reranker
 
     made.reranker = property(reranker, doc="The LLMReranker these fields describe (built once).")  # type: ignore[attr-defined]
     return made
 
 
-def ready_reranker(kind: str | None, settings: object, *, rebuilt_by: str) -> Reranker:
+def ready_reranker(
+    kind: str | None,
+    settings: object,
+    *,
+    rebuilt_by: str,
+    scoring_model: Callable[[Any], Any] = lambda model: model,
+) -> Reranker:
     """The core reranker a ready class describes with its fields, read from ``settings``.
 
     ``kind`` None means the adapter wraps a reranker it was given and has none: the error says
     how to give one and that ``rebuilt_by`` (the framework's deserializer) needs a ready class.
+    A ``model`` field holding a model object (not a name) is scored by the kind's
+    :data:`MODEL_OBJECT_RERANKERS` reranker, on ``scoring_model(model)`` (the adapter's wrapper
+    into :mod:`rerank_plus.scoring.model_objects`' protocols).
     """
     if kind is None:
         owner = type(settings).__name__
@@ -118,7 +169,28 @@ def ready_reranker(kind: str | None, settings: object, *, rebuilt_by: str) -> Re
             f"ready class ({', '.join(ready_class_names())}), which {rebuilt_by} can rebuild."
         )
     spec = KINDS[kind]
-    return spec.build({name: getattr(settings, name) for name in spec.option_names})
+    values = {name: getattr(settings, name) for name in spec.option_names}
+    model = values.get("model")
+    if model is None or isinstance(model, str) or kind not in MODEL_OBJECT_RERANKERS:
+        return spec.build(values)
+    from rerank_plus.scoring import model_objects
+
+    class_name, applying = MODEL_OBJECT_RERANKERS[kind]
+    ignored = [
+        option.name
+        for option in spec.options
+        if option.name not in ("model", *applying) and values[option.name] != option.default
+    ]
+    if ignored:
+        raise ValueError(
+            f"{', '.join(ignored)} set{'s' if len(ignored) == 1 else ''} how a named model is "
+            f"loaded; with a model object ({type(model).__name__}), configure the object itself "
+            f"(only {', '.join(applying)} apply)."
+        )
+    reranker: Reranker = getattr(model_objects, class_name)(
+        scoring_model(model), **{name: values[name] for name in applying}
+    )
+    return reranker
 
 
 def first_stage_scores(values: Sequence[object]) -> list[float] | None:
@@ -161,6 +233,33 @@ class RankCall:
             "explain": self.explain,
             "metadata": self.metadata,
         }
+
+
+#: The metadata key of a kept object's raw score (``RankedResult.score``: a BM25 sum, a logit).
+RAW_SCORE_KEY = "rerank_raw_score"
+
+
+def result_metadata(result: RankedResult) -> dict[str, Any]:
+    """What every adapter adds to a kept object's metadata besides its framework's own keys:
+    the reranker's raw score, beside the relevance in [0, 1] that the framework shows.
+
+    >>> result_metadata(RankedResult(index=0, score=7.5, relevance_score=0.9))
+    {'rerank_raw_score': 7.5}
+    """
+    return {RAW_SCORE_KEY: result.score}
+
+
+def text_with_fields(content: str, metadata: Mapping[str, Any], fields: Sequence[str]) -> str:
+    """The text scored for a document whose metadata ``fields`` are scored too: one
+    ``key: value`` line per field present (in the order given), a blank line, then the content:
+    the layout of LlamaIndex's ``get_content(MetadataMode.EMBED)``, and the ``key: value`` lines
+    Cohere's ``rank_fields`` send.
+
+    >>> text_with_fields("Rain all week.", {"city": "Oslo", "id": 7}, ["title", "city"])
+    'city: Oslo\n\nRain all week.'
+    """
+    lines = [f"{key}: {metadata[key]}" for key in fields if key in metadata]
+    return "\n".join(lines) + "\n\n" + content if lines else content
 
 
 def copy_metadata(

@@ -31,10 +31,14 @@ def test_ready_classes_declare_exactly_the_options_their_reranker_is_built_from(
         n: f for n, f in ready.model_fields.items() if n not in FRAMEWORKS[package].model_fields
     }
     assert list(own_fields) == list(kind.option_names)
+    object_type = FRAMEWORKS[package].model_objects.get(kind.name)
     for option in kind.options:  # typed, with the kind's default and help
         field = own_fields[option.name]
+        typed = option.type
+        if option.name == "model" and object_type is not None:
+            typed = option.type | object_type  # a framework model object, or a name
         assert (field.annotation, field.default, field.description) == (
-            option.type,
+            typed,
             option.default,
             option.help,
         )

@@ -114,7 +114,11 @@ def test_nodes_are_copied_not_mutated_and_metadata_is_kept():
     out = BM25Rerank(top_n=1, keep_retrieval_score=True).postprocess_nodes(
         nodes, query_str="marathon"
     )
-    assert out[0].node.metadata == {"n": 1, "retrieval_score": 0.4}
+    assert out[0].node.metadata == {
+        "n": 1,
+        "retrieval_score": 0.4,
+        "rerank_raw_score": pytest.approx(0.66, abs=0.01),  # BM25's own sum
+    }
     assert out[0].node.node_id == "node-1"
     assert out[0].node is not nodes[1].node
     assert [n.model_dump() for n in nodes] == before
@@ -154,7 +158,9 @@ def test_metadata_mode_scores_the_metadata_too():
         NodeWithScore(node=TextNode(text="a report", metadata={"city": "Lyon"}), score=0.5),
         NodeWithScore(node=TextNode(text="a report on rain", metadata={"city": "Oslo"}), score=0.4),
     ]
-    plain = BM25Rerank(top_n=None).postprocess_nodes(nodes, query_str="Lyon")
+    plain = BM25Rerank(top_n=None, metadata_mode=MetadataMode.NONE).postprocess_nodes(
+        nodes, query_str="Lyon"
+    )
     with_metadata = BM25Rerank(top_n=None, metadata_mode=MetadataMode.ALL).postprocess_nodes(
         nodes, query_str="Lyon"
     )

@@ -11,7 +11,7 @@ from typing import NoReturn
 from rerank_plus.errors import MissingExtraError
 
 #: Subcommand modules of this package; each defines ``register(subparsers)``.
-COMMANDS: tuple[str, ...] = ("demo", "analyze", "rank", "eval", "tune", "serve", "batch")
+COMMANDS: tuple[str, ...] = ("demo", "analyze", "rank", "eval", "tune", "serve", "batch", "memory")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,6 +1,12 @@
 """Retrieval over a hierarchical memory: raw messages, summaries of windows, summaries of
 summaries. See docs/memory.md."""
 
+from rerank_plus.memory.artifacts import (
+    load_memory,
+    memory_from_dict,
+    memory_to_dict,
+    save_memory,
+)
 from rerank_plus.memory.build import (
     BuildSettings,
     ExtractiveSummarizer,
@@ -33,6 +39,10 @@ __all__ = [
     "MemoryRetriever",
     "Trace",
     "build_memory",
+    "load_memory",
+    "memory_from_dict",
     "memory_profile",
+    "memory_to_dict",
     "messages_to_items",
+    "save_memory",
 ]

@@ -3,7 +3,8 @@
 From the best items of a level, a second search runs over the union of their covers one level
 down; each cover group (the items under one parent) gives at most ``m`` items, and the kept items
 are the parents of the next step, down to the raw messages. Kept items come round-robin across
-groups (each parent's best first), so a context built from them spans every picked summary.
+groups (each parent's best first), so a context built from them spans every picked summary, or
+grouped (the best parent's items first), so it reads a contiguous stretch.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ def drill_down(
     m: int,
     allowed: Callable[[int], Allowed | None],
     trace: Trace,
+    *,
+    grouped: bool = False,
 ) -> dict[int, list[Hit]]:
     """Items kept at each level below ``picks`` (all on one level), best-covered first."""
     found: dict[int, list[Hit]] = {}
@@ -65,7 +68,11 @@ def drill_down(
             group = groups[parent_of[hit.item.id]]
             if len(group) < m:
                 group.append(hit)
-        kept = round_robin(list(groups.values()))
+        kept = (
+            [hit for group in groups.values() for hit in group]
+            if grouped
+            else round_robin(list(groups.values()))
+        )
         trace.step(
             "drill_down",
             from_level=level,

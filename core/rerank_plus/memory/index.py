@@ -51,20 +51,24 @@ class MemoryIndex:
         self.analyzer = analyzer
         self.embedder = embedder
         items = memory.items
-        texts = [item.text for item in items]
+        self.search_texts = self._search_texts(memory)
+        texts = [self.search_texts[item.id] for item in items]
         self.bm25 = BM25Reranker(analyzer=analyzer)
         if any(text.strip() for text in texts):
             self.bm25.fit(texts)
         _, languages = analyzer.languages_for("", texts)
         self.languages = languages
         terms = {
-            item.id: analyzer.analyze(item.text, language).term_frequencies
-            for item, language in zip(items, languages, strict=True)
+            item.id: analyzer.analyze(text, language).term_frequencies
+            for item, text, language in zip(items, texts, languages, strict=True)
+        }
+        self.content_terms = {
+            item.id: len(terms[item.id]) if item.level == 0 else 0 for item in items
         }
         statistics = self.bm25.statistics
         self.document_frequency = statistics.document_frequency if statistics else {}
         self.n_items = len(items)
-        vectors = self._vectors(items, embedder)
+        vectors = self._window_vectors(memory, self._vectors(items, embedder))
         self.vector_by_text = {} if vectors is None else dict(zip(texts, vectors, strict=True))
         self.levels: list[LevelIndex] = []
         start = 0
@@ -85,6 +89,33 @@ class MemoryIndex:
         self.spans_days = len({moment.date() for moment in times}) > 1
         self.span_starts = self._span_starts(items)
         self._text_caches: dict[int, TextCache] = {}
+
+    @staticmethod
+    def _search_texts(memory: Memory) -> dict[str, str]:
+        """What each item is searched by: a window summary (L1) by its text and the messages it
+        covers (a summary keeps a few lines; the question may ask for any other), every other
+        item by its own text."""
+        found = {item.id: item.text for item in memory.items}
+        for window in memory.level(1):
+            covered = [found[c] for c in window.covers if memory.get(c).level == 0]
+            found[window.id] = "\n".join([window.text, *covered])
+        return found
+
+    @staticmethod
+    def _window_vectors(memory: Memory, vectors: np.ndarray | None) -> np.ndarray | None:
+        """Window rows moved toward their messages: the unit mean of the summary's vector and
+        its covered messages' vectors, matching what :meth:`_search_texts` searches."""
+        if vectors is None or memory.depth < 2:
+            return vectors
+        row_of = {item.id: row for row, item in enumerate(memory.items)}
+        out = vectors.copy()
+        for window in memory.level(1):
+            rows = [row_of[window.id]] + [
+                row_of[c] for c in window.covers if memory.get(c).level == 0
+            ]
+            mean = vectors[rows].mean(axis=0)
+            out[row_of[window.id]] = mean / max(float(np.linalg.norm(mean)), 1e-12)
+        return out
 
     def text_cache(self, counter: Callable[[str], int]) -> TextCache:
         """Sentences and token counts kept across queries, one cache per token counter."""

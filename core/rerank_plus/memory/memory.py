@@ -158,9 +158,12 @@ class Memory:
     def descendants(self, item_id: str, level: int = 0) -> tuple[MemoryItem, ...]:
         """The items at ``level`` below ``item_id`` (itself if it is at that level), in order."""
         frontier = [self.get(item_id)]
-        while frontier and frontier[0].level > level:
-            frontier = [child for item in frontier for child in self.children(item.id)]
-        found = {item.id: item for item in frontier if item.level == level}
+        found: dict[str, MemoryItem] = {}
+        while frontier:  # covers may skip levels, so items above ``level`` go on, others stop
+            found.update((item.id, item) for item in frontier if item.level == level)
+            frontier = [
+                c for item in frontier if item.level > level for c in self.children(item.id)
+            ]
         return tuple(sorted(found.values(), key=lambda item: item.index))
 
     def replace(self, items: Iterable[MemoryItem]) -> None:

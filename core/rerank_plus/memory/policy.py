@@ -17,8 +17,13 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
 * ``freshness``: ``{"half_life_days", "weight"}`` for :class:`~rerank_plus.FreshnessBoost`, or
   None.
 * ``mmr_lambda``: relevance against novelty in :class:`~rerank_plus.MaximalMarginalRelevance`.
-* ``overview_items``, ``drill_m``: per size tier (small, medium, large), how many high-level
-  summaries lead the overview and how many items each drilled cover group may give.
+* ``overview_items``: per size tier (small, medium, large), how many high-level summaries the
+  overview holds at most.
+* ``drill_from``: where the drill-down starts: ``top`` (the highest level: breadth for broad
+  questions) or ``windows`` (the best window summaries: where a precise answer sits);
+  ``drill_picks`` per tier, how many items it starts from; ``drill_m`` per tier, how many
+  items each cover group may give; ``drill_order``: ``round_robin`` across groups (breadth) or
+  ``grouped`` (the best group's items first: a contiguous stretch of the conversation).
 * ``min_relevance``: the dynamic cutoff, a share of the best score under which an item no
   longer earns a place (the marginal gain has dropped).
 * ``safe_drill``: drill again when the quotes hold none of a detail query's keywords.
@@ -46,6 +51,9 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "mmr_lambda": 0.5,
         "overview_items": {"small": 2, "medium": 3, "large": 4},
         "drill_m": {"small": 1, "medium": 2, "large": 3},
+        "drill_from": "top",
+        "drill_picks": {"small": 2, "medium": 3, "large": 4},
+        "drill_order": "round_robin",
         "min_relevance": 0.0,
         "safe_drill": False,
     },
@@ -57,7 +65,10 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "freshness": None,
         "mmr_lambda": 0.85,
         "overview_items": {"small": 1, "medium": 2, "large": 2},
-        "drill_m": {"small": 3, "medium": 5, "large": 8},
+        "drill_m": {"small": 12, "medium": 20, "large": 30},
+        "drill_from": "windows",
+        "drill_picks": {"small": 3, "medium": 6, "large": 10},
+        "drill_order": "grouped",
         "min_relevance": 0.15,
         "safe_drill": True,
     },
@@ -69,7 +80,10 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "freshness": {"half_life_days": 1.0, "weight": 2.0},
         "mmr_lambda": 0.8,
         "overview_items": {"small": 1, "medium": 1, "large": 2},
-        "drill_m": {"small": 3, "medium": 5, "large": 8},
+        "drill_m": {"small": 8, "medium": 12, "large": 20},
+        "drill_from": "windows",
+        "drill_picks": {"small": 2, "medium": 4, "large": 8},
+        "drill_order": "grouped",
         "min_relevance": 0.0,
         "safe_drill": False,
     },
@@ -81,7 +95,10 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "freshness": None,
         "mmr_lambda": 0.8,
         "overview_items": {"small": 1, "medium": 2, "large": 2},
-        "drill_m": {"small": 3, "medium": 5, "large": 8},
+        "drill_m": {"small": 12, "medium": 20, "large": 30},
+        "drill_from": "windows",
+        "drill_picks": {"small": 3, "medium": 6, "large": 10},
+        "drill_order": "grouped",
         "min_relevance": 0.0,
         "safe_drill": False,
     },
@@ -101,7 +118,10 @@ class IntentPolicy:
     freshness: Mapping[str, float] | None
     mmr_lambda: float
     overview_items: Mapping[str, int]
+    drill_from: str
+    drill_picks: Mapping[str, int]
     drill_m: Mapping[str, int]
+    drill_order: str
     min_relevance: float
     safe_drill: bool
 
@@ -116,6 +136,12 @@ def _check_count(where: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"{where} must be an int >= 0, got {value!r}.")
     return value
+
+
+def _check_choice(where: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ValueError(f"{where} must be one of {', '.join(choices)}, got {value!r}.")
+    return str(value)
 
 
 def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
@@ -161,9 +187,17 @@ def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
             tier: _check_count(f"{where}.overview_items.{tier}", merged["overview_items"][tier])
             for tier in TIERS
         },
+        drill_from=_check_choice(f"{where}.drill_from", merged["drill_from"], ("top", "windows")),
+        drill_picks={
+            tier: _check_count(f"{where}.drill_picks.{tier}", merged["drill_picks"][tier])
+            for tier in TIERS
+        },
         drill_m={
             tier: _check_count(f"{where}.drill_m.{tier}", merged["drill_m"][tier]) for tier in TIERS
         },
+        drill_order=_check_choice(
+            f"{where}.drill_order", merged["drill_order"], ("round_robin", "grouped")
+        ),
         min_relevance=_check_share(f"{where}.min_relevance", merged["min_relevance"]),
         safe_drill=bool(merged["safe_drill"]),
     )

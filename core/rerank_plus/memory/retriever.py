@@ -272,8 +272,9 @@ class MemoryRetriever:
                 pool=len(items),
                 top=[(hit.item.id, hit.score) for hit in by_level[level][:5]],
             )
-        start = max(depth - 1, 1) if depth > 1 else 0
-        picks = by_level.get(start, [])[: policy.overview_items[tier]]
+        start = 0 if depth <= 1 else max(depth - 1, 1) if policy.drill_from == "top" else 1
+        grouped = policy.drill_order == "grouped"
+        picks = by_level.get(start, [])[: policy.drill_picks[tier]]
         drilled = drill_down(
             self.memory,
             search,
@@ -284,6 +285,7 @@ class MemoryRetriever:
             policy.drill_m[tier],
             allowed,
             trace,
+            grouped=grouped,
         )
         if policy.safe_drill and terms and depth > 1:
             drilled = self._safe_drill(
@@ -300,8 +302,10 @@ class MemoryRetriever:
                 trace,
             )
         overview = [hit for level in range(depth - 1, 1, -1) for hit in by_level.get(level, [])]
+        overview = overview[: policy.overview_items[tier]]
         extracts = self._merge(drilled.get(1, []), by_level.get(1, []) if depth > 1 else [])
         quotes = self._merge(drilled.get(0, []), by_level.get(0, []))
+        quotes = self._without_fillers(quotes, analysis.entities, trace)
         if intent == "entity" and analysis.entities:
             quotes = [hit for hit in quotes if self._names(hit.item, analysis.entities)]
             extracts = self._entity_first(extracts, analysis.entities)
@@ -330,7 +334,7 @@ class MemoryRetriever:
         quotes = drilled.get(0, [])
         if any(wanted & self._terms(hit.item) for hit in quotes):
             return drilled
-        more = ranked[len(picks) : len(picks) + max(1, policy.overview_items[tier])]
+        more = ranked[len(picks) : len(picks) + max(1, policy.drill_picks[tier])]
         if not more:
             return drilled
         again = drill_down(
@@ -343,6 +347,7 @@ class MemoryRetriever:
             policy.drill_m[tier],
             allowed,
             trace,
+            grouped=policy.drill_order == "grouped",
         )
         trace.step(
             "safe_drill",
@@ -353,6 +358,20 @@ class MemoryRetriever:
             level: self._merge(drilled.get(level, []), again.get(level, []))
             for level in set(drilled) | set(again)
         }
+
+    def _without_fillers(
+        self, quotes: list[Hit], entities: Sequence[str], trace: Trace
+    ) -> list[Hit]:
+        """Raw messages with fewer than two content terms ("Yeah.", "Okay, right.") say nothing
+        a quote needs, unless they name an entity of the question."""
+        counts = self.index().content_terms
+        kept = []
+        for hit in quotes:
+            if counts.get(hit.item.id, 0) >= 2 or (entities and self._names(hit.item, entities)):
+                kept.append(hit)
+            else:
+                trace.reject(hit.item.id, "filler: fewer than two content terms")
+        return kept or quotes
 
     def _terms(self, item: MemoryItem) -> set[str]:
         return set(self.analyzer.analyze(item.text).terms)

@@ -150,7 +150,7 @@ class LevelSearch:
             }
             for item in items
         ]
-        texts = [item.text for item in items]
+        texts = [self.index.search_texts[item.id] for item in items]
         results = self.pipeline.rank(query, texts, first_stage_scores=dense, metadata=metadata)
         order = [result.index for result in results]
         scores = {result.index: result.score for result in results}

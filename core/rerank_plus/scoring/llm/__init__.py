@@ -2,6 +2,7 @@
 
 from rerank_plus.scoring.llm.errors import LLMCallError, RetryableLLMError
 from rerank_plus.scoring.llm.openai_compatible import OpenAICompatibleChat
+from rerank_plus.scoring.llm.prompts import PromptTemplate
 from rerank_plus.scoring.llm.protocol import ChatModel, Completion, Prompt
 from rerank_plus.scoring.llm.reranker import LLMReranker
 from rerank_plus.scoring.llm.usage import CallUsage, Usage
@@ -14,6 +15,7 @@ __all__ = [
     "LLMReranker",
     "OpenAICompatibleChat",
     "Prompt",
+    "PromptTemplate",
     "RetryableLLMError",
     "Usage",
 ]

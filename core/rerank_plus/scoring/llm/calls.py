@@ -11,6 +11,7 @@ coroutine) under a semaphore of the same size. Both share the retry rule: a rate
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -114,8 +115,16 @@ class CallRunner:
         answers, todo = self._from_cache(prompts)
         if todo:
             workers = min(self.policy.max_concurrency, len(todo))
+            # one copy of the caller's context per call (a context is entered by one thread)
+            contexts = [contextvars.copy_context() for _ in todo]
             with ThreadPoolExecutor(max_workers=workers) as pool:
-                done = list(pool.map(lambda i: self._call(prompts[i], max_tokens), todo))
+                done = list(
+                    pool.map(
+                        lambda i, context: context.run(self._call, prompts[i], max_tokens),
+                        todo,
+                        contexts,
+                    )
+                )
             for i, completion in zip(todo, done, strict=True):
                 answers[i] = completion
         return answers

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rerank_plus.scoring.llm.parsing import parse_permutation
-from rerank_plus.scoring.llm.prompts import listwise_prompt
+from rerank_plus.scoring.llm.prompts import DEFAULT_TEMPLATES, PromptTemplate, listwise_prompt
 from rerank_plus.scoring.llm.steps import Batch, Steps
 
 #: Tokens an answer needs per passage ("[12] > " is about 4) plus a margin for prose.
@@ -61,7 +61,11 @@ class ListwiseOutcome:
 
 
 def sliding_window(
-    query: str, passages: Sequence[str], window: int, step: int
+    query: str,
+    passages: Sequence[str],
+    window: int,
+    step: int,
+    template: PromptTemplate = DEFAULT_TEMPLATES["listwise"],
 ) -> Steps[ListwiseOutcome]:
     """Rerank ``passages`` (already truncated) window by window, from the bottom up.
 
@@ -71,7 +75,7 @@ def sliding_window(
     outcome = ListwiseOutcome(list(range(len(passages))), windows_planned=len(spans))
     for number, (start, end) in enumerate(spans):
         ids = outcome.order[start:end]
-        prompt = listwise_prompt(query, [passages[i] for i in ids])
+        prompt = listwise_prompt(query, [passages[i] for i in ids], template)
         max_tokens = ANSWER_TOKENS_PER_PASSAGE * len(ids) + ANSWER_MARGIN
         (answer,) = yield Batch([prompt], max_tokens)
         if answer is None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rerank_plus.scoring.llm.parsing import parse_grade, parse_yes_no, yes_probability
-from rerank_plus.scoring.llm.prompts import grade_prompt, yes_no_prompt
+from rerank_plus.scoring.llm.prompts import DEFAULT_TEMPLATES, PromptTemplate, pointwise_prompt
 from rerank_plus.scoring.llm.protocol import Completion, Prompt
 from rerank_plus.scoring.llm.steps import Batch, Steps
 
@@ -59,10 +59,13 @@ def read(judgment: str, prompt: Prompt, completion: Completion | None) -> Judgme
     return Judgment(1.0 if said_yes else 0.0, prompt, text)
 
 
-def judge_each(query: str, passages: Sequence[str], judgment: str) -> Steps[list[Judgment]]:
-    """Judge every passage (already truncated), in one batch of distinct prompts."""
-    build = grade_prompt if judgment == "grade" else yes_no_prompt
-    prompts = [build(query, passage) for passage in passages]
+def judge_each(
+    query: str, passages: Sequence[str], judgment: str, template: PromptTemplate | None = None
+) -> Steps[list[Judgment]]:
+    """Judge every passage (already truncated), in one batch of distinct prompts;
+    ``template`` None asks with the judgment's default prompt."""
+    template = template or DEFAULT_TEMPLATES[judgment]
+    prompts = [pointwise_prompt(query, passage, template) for passage in passages]
     distinct = list(dict.fromkeys(prompts))
     answers = yield Batch(distinct, ANSWER_TOKENS)
     by_prompt = dict(zip(distinct, answers, strict=True))

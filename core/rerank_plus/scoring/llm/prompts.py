@@ -9,7 +9,9 @@ the yes/no prompt follows Liang et al. (HELM, 2022), whose P(yes) ranks by logpr
 
 from __future__ import annotations
 
+import string
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rerank_plus.scoring.batching import CHARS_PER_TOKEN
 from rerank_plus.scoring.llm.protocol import Prompt
@@ -44,6 +46,79 @@ YES_NO_USER = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class PromptTemplate:
+    """The two messages of a rerank prompt, with ``str.format`` placeholders.
+
+    Listwise prompts fill ``{query}``, ``{passages}`` (the numbered passages, one per line) and
+    may use ``{count}``; pointwise prompts fill ``{query}`` and ``{passage}``. A custom prompt
+    must still ask for the answer the reranker reads (a permutation ``[2] > [1]``, a 0-3 digit,
+    yes or no); write literal braces as ``{{`` and ``}}``.
+    """
+
+    system: str
+    user: str
+
+    def fill(self, **values: object) -> Prompt:
+        return Prompt(self.system.format(**values), self.user.format(**values))
+
+
+#: The prompt each task uses unless given another, by task ("listwise", "grade", "yes-no").
+DEFAULT_TEMPLATES = {
+    "listwise": PromptTemplate(LISTWISE_SYSTEM, LISTWISE_USER),
+    "grade": PromptTemplate(GRADE_SYSTEM, GRADE_USER),
+    "yes-no": PromptTemplate(YES_NO_SYSTEM, YES_NO_USER),
+}
+#: The placeholders a task's prompt must contain, and the ones it may contain besides.
+PLACEHOLDERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "listwise": (frozenset({"query", "passages"}), frozenset({"count"})),
+    "grade": (frozenset({"query", "passage"}), frozenset()),
+    "yes-no": (frozenset({"query", "passage"}), frozenset()),
+}
+
+
+def task_of(mode: str, judgment: str) -> str:
+    """The prompt a reranker sends: ``"listwise"``, or the pointwise judgment."""
+    return "listwise" if mode == "listwise" else judgment
+
+
+def placeholders(text: str) -> set[str]:
+    """The field names of a ``str.format`` template (``""`` for a positional ``{}``)."""
+    try:
+        return {
+            name.split(".")[0].split("[")[0]
+            for _, name, _, _ in string.Formatter().parse(text)
+            if name is not None
+        }
+    except ValueError as error:
+        raise ValueError(
+            f"The prompt is not a valid template ({error}); write literal braces as {{{{ and }}}}."
+        ) from error
+
+
+def check_template(template: PromptTemplate, task: str) -> PromptTemplate:
+    """``template`` when it has every placeholder ``task`` fills and no other, else an error
+    that names the missing and the unknown ones."""
+    if not isinstance(template, PromptTemplate):
+        raise TypeError(
+            f"prompt must be a PromptTemplate(system, user), got {type(template).__name__}."
+        )
+    required, optional = PLACEHOLDERS[task]
+    found = placeholders(template.system) | placeholders(template.user)
+    missing = sorted(required - found)
+    unknown = sorted(found - required - optional)
+    if missing or unknown:
+        problems = [f"it lacks {', '.join('{' + n + '}' for n in missing)}"] if missing else []
+        problems += [f"{{{n}}} is not filled in" for n in unknown]
+        needed = " and ".join("{" + n + "}" for n in sorted(required))
+        allowed = ", ".join("{" + n + "}" for n in sorted(required | optional))
+        raise ValueError(
+            f"The {task} prompt must contain {needed} (it may use {allowed}): "
+            f"{'; '.join(problems)}."
+        )
+    return template
+
+
 def truncate(text: str, max_tokens: int) -> str:
     """``text`` on one line, cut to about ``max_tokens`` tokens at a word boundary.
 
@@ -59,17 +134,12 @@ def truncate(text: str, max_tokens: int) -> str:
     return cut[:space] if space > len(cut) * 0.8 else cut
 
 
-def listwise_prompt(query: str, passages: Sequence[str]) -> Prompt:
+def listwise_prompt(
+    query: str, passages: Sequence[str], template: PromptTemplate = DEFAULT_TEMPLATES["listwise"]
+) -> Prompt:
     numbered = "\n".join(f"[{number}] {text}" for number, text in enumerate(passages, start=1))
-    return Prompt(
-        LISTWISE_SYSTEM,
-        LISTWISE_USER.format(count=len(passages), query=query, passages=numbered),
-    )
+    return template.fill(count=len(passages), query=query, passages=numbered)
 
 
-def grade_prompt(query: str, passage: str) -> Prompt:
-    return Prompt(GRADE_SYSTEM, GRADE_USER.format(query=query, passage=passage))
-
-
-def yes_no_prompt(query: str, passage: str) -> Prompt:
-    return Prompt(YES_NO_SYSTEM, YES_NO_USER.format(query=query, passage=passage))
+def pointwise_prompt(query: str, passage: str, template: PromptTemplate) -> Prompt:
+    return template.fill(query=query, passage=passage)

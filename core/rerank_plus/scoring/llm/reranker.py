@@ -11,7 +11,13 @@ from rerank_plus.scoring.llm.calls import CallPolicy, CallRunner
 from rerank_plus.scoring.llm.frameworks import as_chat_model
 from rerank_plus.scoring.llm.listwise import ListwiseOutcome, sliding_window, window_spans
 from rerank_plus.scoring.llm.pointwise import JUDGMENTS, judge_each
-from rerank_plus.scoring.llm.prompts import truncate
+from rerank_plus.scoring.llm.prompts import (
+    DEFAULT_TEMPLATES,
+    PromptTemplate,
+    check_template,
+    task_of,
+    truncate,
+)
 from rerank_plus.scoring.llm.protocol import Completion
 from rerank_plus.scoring.llm.scores import listwise_scores, pointwise_scores
 from rerank_plus.scoring.llm.steps import Steps, adrive, drive
@@ -64,6 +70,9 @@ class LLMReranker(AsyncScoringReranker):
         max_retries, backoff: a rate-limited or timed-out call is retried after
             ``backoff * 2**attempt`` seconds (or the server's Retry-After), up to this often.
         cache_size: answers kept; 0 turns the cache off.
+        prompt: a :class:`PromptTemplate` to send instead of the task's default (its
+            placeholders are checked here: ``{query}``, ``{passages}`` and optionally
+            ``{count}`` listwise; ``{query}`` and ``{passage}`` pointwise).
 
     >>> from rerank_plus import LLMReranker, OpenAICompatibleChat  # doctest: +SKIP
     >>> reranker = LLMReranker(OpenAICompatibleChat("gpt-4o-mini"))  # doctest: +SKIP
@@ -87,6 +96,7 @@ class LLMReranker(AsyncScoringReranker):
         max_retries: int = 3,
         backoff: float = 1.0,
         cache_size: int = 10_000,
+        prompt: PromptTemplate | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}.")
@@ -104,6 +114,8 @@ class LLMReranker(AsyncScoringReranker):
             raise ValueError(f"max_retries must be an int >= 0, got {max_retries!r}.")
         if not isinstance(backoff, (int, float)) or backoff < 0:
             raise ValueError(f"backoff must be a number of seconds >= 0, got {backoff!r}.")
+        task = task_of(mode, judgment)
+        self.prompt = check_template(DEFAULT_TEMPLATES[task] if prompt is None else prompt, task)
         self.llm = as_chat_model(llm)
         self.mode = mode
         self.judgment = judgment
@@ -128,8 +140,8 @@ class LLMReranker(AsyncScoringReranker):
         short_query = truncate(query, self.query_tokens)
         passages = [truncate(text, self.passage_tokens) for text in documents]
         if self.mode == "listwise":
-            return sliding_window(short_query, passages, self.window_size, self.step)
-        return judge_each(short_query, passages, self.judgment)
+            return sliding_window(short_query, passages, self.window_size, self.step, self.prompt)
+        return judge_each(short_query, passages, self.judgment, self.prompt)
 
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
         runner = self._runner()
