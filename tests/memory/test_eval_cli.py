@@ -6,7 +6,8 @@ import argparse
 import json
 
 import pytest
-from rerank_plus.cli.memory_eval import add_eval_parser, budgets, main
+from rerank_plus.cli import main
+from rerank_plus.cli.memory_eval import add_eval_parser, budgets
 
 from tests.memory.eval_meetings import DESIGN_MEETING, hashed_words
 
@@ -26,16 +27,16 @@ def test_the_group_registers_eval():
 
 
 def test_list_methods(capsys):
-    assert main(["eval", "--list-methods"]) == 0
+    assert main(["memory", "eval", "--list-methods"]) == 0
     listed = capsys.readouterr().out.splitlines()
     assert "hybrid-windows" in listed and "oracle" in listed
     assert any(line.startswith("policy") for line in listed)
 
 
 def test_a_missing_folder_is_one_line(tmp_path, capsys):
-    assert main(["eval", "--data", str(tmp_path / "nowhere"), "--methods", "lead"]) == 2
+    assert main(["memory", "eval", "--data", str(tmp_path / "nowhere"), "--methods", "lead"]) == 2
     error = capsys.readouterr().err
-    assert "rerank-plus memory eval: error: no QMSum folder at" in error
+    assert "rerank-plus memory: error: no QMSum folder at" in error
 
 
 def test_a_run_prints_tables_and_writes_results(tmp_path, capsys, monkeypatch):
@@ -48,6 +49,7 @@ def test_a_run_prints_tables_and_writes_results(tmp_path, capsys, monkeypatch):
     out = tmp_path / "out"
     code = main(
         [
+            "memory",
             "eval",
             "--data",
             str(tmp_path / "qmsum"),
