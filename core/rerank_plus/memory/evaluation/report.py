@@ -14,6 +14,8 @@ from rerank_plus.memory.evaluation.judges import GENERAL_METRICS, SPECIFIC_METRI
 from rerank_plus.memory.evaluation.runner import Record, Run
 
 METRICS = SPECIFIC_METRICS + GENERAL_METRICS
+#: Methods that read the judgments: shown, never counted as a baseline to beat.
+CEILINGS = frozenset({"gold-turns", "oracle"})
 #: Column titles of the tables.
 TITLES = {
     "gold_recall": "gold recall",
@@ -124,8 +126,11 @@ def write_json(run: Run, path: str | Path) -> None:
     Path(path).write_text(json.dumps(to_json(run), indent=1), encoding="utf-8")
 
 
-def plot_metrics(summary: Sequence[dict[str, Any]], folder: str | Path) -> list[Path]:
-    """One PNG per metric: the metric against the budget, one line per method."""
+def plot_metrics(
+    summary: Sequence[dict[str, Any]], folder: str | Path, reference: str | None = "policy"
+) -> list[Path]:
+    """One PNG per metric: the metric against the budget, one line per method (``reference``,
+    the method whose words the others get, drawn thicker; None: budgets are words)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -150,10 +155,14 @@ def plot_metrics(summary: Sequence[dict[str, Any]], folder: str | Path) -> list[
         figure, axis = plt.subplots(figsize=(7, 4.5))
         for method, points in lines.items():
             budgets, values = zip(*points, strict=True)
-            style = "--" if method in ("gold-turns", "oracle") else "-"
-            width = 2.5 if method == "policy" else 1.2
+            style = "--" if method in CEILINGS else "-"
+            width = 2.5 if method == reference else 1.2
             axis.plot(budgets, values, style, marker="o", linewidth=width, label=method)
-        axis.set_xlabel("budget (max_tokens of the policy; the others get its words)")
+        axis.set_xlabel(
+            f"budget (max_tokens of {reference}; the others get its words)"
+            if reference
+            else "budget (words)"
+        )
         axis.set_ylabel(TITLES[metric])
         axis.set_title(f"QMSum: {TITLES[metric]} by budget")
         axis.grid(alpha=0.3)
@@ -164,10 +173,6 @@ def plot_metrics(summary: Sequence[dict[str, Any]], folder: str | Path) -> list[
         plt.close(figure)
         written.append(path)
     return written
-
-
-#: Methods that read the judgments: shown, never counted as a baseline to beat.
-CEILINGS = frozenset({"gold-turns", "oracle"})
 
 
 def versus_best_baseline(summary: Sequence[dict[str, Any]], method: str = "policy") -> str:

@@ -108,5 +108,5 @@ def run_suite(
         write_json(run, folder / "results.json")
         (folder / "tables.md").write_text(tables, encoding="utf-8")
         files = [folder / "results.json", folder / "tables.md"]
-        files += plot_metrics(summary, folder)
+        files += plot_metrics(summary, folder, run.reference)
     return Outcome(run, summary, tables, files, embed.embedded)
