@@ -64,7 +64,7 @@ def test_a_run_prints_tables_and_writes_results(tmp_path, capsys, monkeypatch):
     )
     assert code == 0
     printed = capsys.readouterr().out
-    assert "Budget 10 (1 specific, 1 general queries)" in printed
+    assert "Budget 10 (words; 1 specific, 1 general queries)" in printed
     assert "| hybrid-windows |" in printed
     results = json.loads((out / "results.json").read_text())
     assert results["budgets"] == [10, 20] and results["meetings"] == ["design"]

@@ -168,9 +168,16 @@ def test_the_runner_gives_every_method_the_reference_words(resources):
     # half the queries are general: "synthesis" is right for them only.
     assert half["metrics"]["intent_accuracy"] == 0.5
     assert half["tokens_by_block"] == {"quotes": 20.0}
-    tables = markdown_tables(summary)
-    assert "Budget 40 (2 specific, 2 general queries)" in tables
-    assert "| half |" in tables and "half: mean tokens per query: quotes 20, L0 20" in tables
+    tables = markdown_tables(summary, "half")
+    assert (
+        "Budget 40 (max_tokens of half, its words to the others; 2 specific, 2 general queries)"
+        in tables
+    )
+    assert (
+        "| half | " in tables
+        and "| - | " in tables
+        and "half: mean tokens per query: quotes 20, L0 20" in tables
+    )
     json.dumps(to_json(run))
 
 

@@ -74,9 +74,10 @@ def _cell(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def markdown_tables(summary: Sequence[dict[str, Any]]) -> str:
+def markdown_tables(summary: Sequence[dict[str, Any]], reference: str | None = None) -> str:
     """One markdown table per budget: a row per method, the metrics' means as columns, then
-    the words each method was given and used, and its median latency."""
+    the words each method was given and used, and its median latency. ``reference`` (the
+    policy) was given tokens, not words: its "words given" cell is left empty."""
     names = [m for m in (*METRICS, "intent_accuracy") if any(m in r["metrics"] for r in summary)]
     head = ["method", *(TITLES[m] for m in names), "words given", "words", "ms p50"]
     out: list[str] = []
@@ -86,15 +87,18 @@ def markdown_tables(summary: Sequence[dict[str, Any]]) -> str:
         for row in rows:
             for kind, count in row["queries"].items():
                 counts[kind] = max(counts[kind], count)
+        unit = f"max_tokens of {reference}, its words to the others" if reference else "words"
         out.append(
-            f"Budget {budget} ({counts['specific']} specific, {counts['general']} general queries)"
+            f"Budget {budget} ({unit}; {counts['specific']} specific, {counts['general']} "
+            "general queries)"
         )
         out.append("")
         out.append("| " + " | ".join(head) + " |")
         out.append("|" + "---|" + "---:|" * (len(head) - 1))
         for row in rows:
             cells = [row["method"], *(_cell(row["metrics"].get(m)) for m in names)]
-            cells += [f"{row['words_given']:.0f}", f"{row['words']:.0f}"]
+            given = "-" if row["method"] == reference else f"{row['words_given']:.0f}"
+            cells += [given, f"{row['words']:.0f}"]
             cells.append(f"{row['latency_ms']['p50']:.1f}")
             out.append("| " + " | ".join(cells) + " |")
         spending = [row for row in rows if "tokens_by_block" in row or "tokens_by_level" in row]

@@ -97,7 +97,7 @@ def run_suite(
     )
     embed.flush()
     summary = summarize(run)
-    tables = markdown_tables(summary)
+    tables = markdown_tables(summary, run.reference)
     if run.reference is not None:
         tables += f"\n{run.reference} against the best baseline (ceilings left out)\n\n"
         tables += versus_best_baseline(summary, run.reference)
