@@ -1,14 +1,13 @@
 """``rerank-plus memory eval``: the memory policy and the baselines on QMSum meetings.
 
-Registered by the ``memory`` command group through :func:`add_eval_parser`. Until that group
-exists it also runs on its own: ``python -m rerank_plus.cli.memory_eval eval --data DIR``.
+Registered by the ``memory`` command group (:mod:`rerank_plus.cli.memory`) through
+:func:`add_eval_parser`.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from rerank_plus.cli.arguments import positive_int
@@ -115,22 +114,3 @@ def run(args: argparse.Namespace) -> int:
     if outcome.files:
         print("wrote " + ", ".join(str(path) for path in outcome.files), file=sys.stderr)
     return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``rerank-plus memory`` with only ``eval``, for running before the group exists."""
-    from rerank_plus.cli import _Parser
-    from rerank_plus.errors import MissingExtraError
-
-    parser = _Parser(prog="rerank-plus memory")
-    add_eval_parser(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
-    args = parser.parse_args(argv)
-    try:
-        return args.run(args)
-    except (ValueError, TypeError, OSError, MissingExtraError) as error:
-        print(f"rerank-plus memory {args.command}: error: {error}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+import numpy as np
+
 from rerank_plus.compose.fusion import FusionReranker
 from rerank_plus.memory.evaluation.contexts import fill, join_pieces
 from rerank_plus.memory.evaluation.qmsum import Meeting, Query
@@ -36,7 +38,8 @@ class DenseWindows:
 
 
 class DenseTurns:
-    """Single turns by embedding similarity to the query."""
+    """Single turns by embedding similarity to the query: each turn embedded as said (the
+    text a memory's raw messages hold, so a run embeds it once), shown with its speaker."""
 
     name = "dense-turns"
 
@@ -45,11 +48,16 @@ class DenseTurns:
 
     def prepare(self, meeting: Meeting) -> None:
         """Embed the meeting's turns (timed apart from the queries)."""
-        self.resources.embed([p.text for p in self.resources.views(meeting).turns])
+        self.resources.embed(self._said(meeting))
+
+    def _said(self, meeting: Meeting) -> list[str]:
+        return [meeting.turns[p.first_turn].text for p in self.resources.views(meeting).turns]
 
     def context(self, meeting: Meeting, query: Query, words: int) -> str:
-        pieces = dense_order(self.resources, query.text, self.resources.views(meeting).turns)
-        return join_pieces(fill((p.text for p in pieces), words))
+        pieces = self.resources.views(meeting).turns
+        scores = self.resources.similarities(query.text, self._said(meeting))
+        ranked = (pieces[i].text for i in np.argsort(-scores, kind="stable"))
+        return join_pieces(fill(ranked, words))
 
 
 class HybridWindows:

@@ -10,12 +10,15 @@ declares it as an entry point of the group :data:`PLUGIN_GROUP`, named after the
 The object loaded is called with the run's :class:`~.views.Resources` (``resources.embed``
 maps texts to unit vectors, each text embedded once) and returns a method: a ``name`` and
 ``context(meeting, query, words)``. A plugin whose import fails is reported by name, with
-the reason, when it is asked for.
+the reason, when it is asked for. Entry points are read from the installed metadata (after
+``pip install -e .``); a method can also be named by its object, ``module:object``
+(``llamaindex_rerank_plus.memory_baseline:AutoMergingBaseline``), loaded the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import importlib
+from collections.abc import Callable, Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -66,10 +69,13 @@ def memory_available() -> bool:
     return hasattr(memory, "build_memory") and hasattr(memory, "MemoryRetriever")
 
 
-def create(names: Sequence[str], resources: Resources) -> tuple[Any | None, list[Any]]:
-    """The policy (None when not asked for) and the other methods, in the order named."""
+def create(
+    names: Sequence[str], resources: Resources, policy_options: Mapping[str, Any] | None = None
+) -> tuple[Any | None, list[Any]]:
+    """The policy (None when not asked for; ``policy_options`` are MemoryRetriever keywords)
+    and the other methods, in the order named."""
     known = available()
-    unknown = [name for name in names if name not in known]
+    unknown = [name for name in names if name not in known and ":" not in name]
     if unknown:
         raise ValueError(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(known)}.")
     reference = None
@@ -77,12 +83,12 @@ def create(names: Sequence[str], resources: Resources) -> tuple[Any | None, list
     found = plugins()
     for name in names:
         if name == POLICY:
-            reference = Policy(resources)
+            reference = Policy(resources, **dict(policy_options or {}))
         elif name in BUILTIN:
             methods.append(BUILTIN[name](resources))
         else:
             try:
-                factory = found[name].load()
+                factory = _load(name) if ":" in name else found[name].load()
             except ImportError as error:
                 raise ValueError(
                     f"the {name!r} baseline cannot be loaded ({error}); install its "
@@ -90,3 +96,13 @@ def create(names: Sequence[str], resources: Resources) -> tuple[Any | None, list
                 ) from error
             methods.append(factory(resources))
     return reference, methods
+
+
+def _load(spec: str) -> Any:
+    """The object a ``module:object`` spec names."""
+    module, _, attribute = spec.partition(":")
+    loaded = importlib.import_module(module)
+    try:
+        return getattr(loaded, attribute)
+    except AttributeError:
+        raise ImportError(f"{module} has no {attribute!r}") from None

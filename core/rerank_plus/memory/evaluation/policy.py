@@ -32,10 +32,15 @@ def memory_builder(embed: Embed, options: Mapping[str, Any] | None = None) -> An
     return build
 
 
+def shown(entry: Any) -> str:
+    """What the context shows of a context item (its text less what an earlier item showed)."""
+    return getattr(entry, "shown", "") or entry.text
+
+
 def appearance_order(text: str, items: Any) -> list[Any]:
-    """Context items in the order their texts appear in the composed context (items whose
-    text is not found verbatim keep their order, after the others)."""
-    positions = [text.find(item.text) for item in items]
+    """Context items in the order what they show appears in the composed context (items not
+    found verbatim keep their order, after the others)."""
+    positions = [text.find(shown(item)) for item in items]
     found = sorted((p, n) for n, p in enumerate(positions) if p >= 0)
     return [items[n] for _, n in found] + [
         i for i, p in zip(items, positions, strict=True) if p < 0
@@ -72,13 +77,13 @@ class Policy:
         blocks: Counter[str] = Counter()
         levels: Counter[str] = Counter()
         for entry in result.items:
-            tokens = count(entry.text)
+            tokens = count(shown(entry))
             blocks[entry.block] += tokens
             levels[f"L{entry.level}"] += tokens
         items = appearance_order(result.text, list(result.items))
         return MethodContext(
             result.text,
-            tuple(entry.text for entry in items),
+            tuple(shown(entry) for entry in items),
             intent=result.intent,
             tokens_by_block=dict(blocks),
             tokens_by_level=dict(levels),

@@ -14,6 +14,8 @@ from rerank_plus.memory.evaluation.judges import GENERAL_METRICS, SPECIFIC_METRI
 from rerank_plus.memory.evaluation.runner import Record, Run
 
 METRICS = SPECIFIC_METRICS + GENERAL_METRICS
+#: Methods that read the judgments: shown, never counted as a baseline to beat.
+CEILINGS = frozenset({"gold-turns", "oracle"})
 #: Column titles of the tables.
 TITLES = {
     "gold_recall": "gold recall",
@@ -72,26 +74,31 @@ def _cell(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def markdown_tables(summary: Sequence[dict[str, Any]]) -> str:
+def markdown_tables(summary: Sequence[dict[str, Any]], reference: str | None = None) -> str:
     """One markdown table per budget: a row per method, the metrics' means as columns, then
-    the words each method was given and used, and its median latency."""
+    the words each method was given and used, and its median latency. ``reference`` (the
+    policy) was given tokens, not words: its "words given" cell is left empty."""
     names = [m for m in (*METRICS, "intent_accuracy") if any(m in r["metrics"] for r in summary)]
     head = ["method", *(TITLES[m] for m in names), "words given", "words", "ms p50"]
     out: list[str] = []
     for budget in dict.fromkeys(row["budget"] for row in summary):
         rows = [row for row in summary if row["budget"] == budget]
-        counts: Counter[str] = Counter()
+        counts: Counter[str] = Counter()  # queries per kind: the most any method judged
         for row in rows:
-            counts |= Counter(row["queries"])
+            for kind, count in row["queries"].items():
+                counts[kind] = max(counts[kind], count)
+        unit = f"max_tokens of {reference}, its words to the others" if reference else "words"
         out.append(
-            f"Budget {budget} ({counts['specific']} specific, {counts['general']} general queries)"
+            f"Budget {budget} ({unit}; {counts['specific']} specific, {counts['general']} "
+            "general queries)"
         )
         out.append("")
         out.append("| " + " | ".join(head) + " |")
         out.append("|" + "---|" + "---:|" * (len(head) - 1))
         for row in rows:
             cells = [row["method"], *(_cell(row["metrics"].get(m)) for m in names)]
-            cells += [f"{row['words_given']:.0f}", f"{row['words']:.0f}"]
+            given = "-" if row["method"] == reference else f"{row['words_given']:.0f}"
+            cells += [given, f"{row['words']:.0f}"]
             cells.append(f"{row['latency_ms']['p50']:.1f}")
             out.append("| " + " | ".join(cells) + " |")
         spending = [row for row in rows if "tokens_by_block" in row or "tokens_by_level" in row]
@@ -123,8 +130,11 @@ def write_json(run: Run, path: str | Path) -> None:
     Path(path).write_text(json.dumps(to_json(run), indent=1), encoding="utf-8")
 
 
-def plot_metrics(summary: Sequence[dict[str, Any]], folder: str | Path) -> list[Path]:
-    """One PNG per metric: the metric against the budget, one line per method."""
+def plot_metrics(
+    summary: Sequence[dict[str, Any]], folder: str | Path, reference: str | None = "policy"
+) -> list[Path]:
+    """One PNG per metric: the metric against the budget, one line per method (``reference``,
+    the method whose words the others get, drawn thicker; None: budgets are words)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -149,10 +159,14 @@ def plot_metrics(summary: Sequence[dict[str, Any]], folder: str | Path) -> list[
         figure, axis = plt.subplots(figsize=(7, 4.5))
         for method, points in lines.items():
             budgets, values = zip(*points, strict=True)
-            style = "--" if method in ("gold-turns", "oracle") else "-"
-            width = 2.5 if method == "policy" else 1.2
+            style = "--" if method in CEILINGS else "-"
+            width = 2.5 if method == reference else 1.2
             axis.plot(budgets, values, style, marker="o", linewidth=width, label=method)
-        axis.set_xlabel("budget (max_tokens of the policy; the others get its words)")
+        axis.set_xlabel(
+            f"budget (max_tokens of {reference}; the others get its words)"
+            if reference
+            else "budget (words)"
+        )
         axis.set_ylabel(TITLES[metric])
         axis.set_title(f"QMSum: {TITLES[metric]} by budget")
         axis.grid(alpha=0.3)
@@ -163,3 +177,31 @@ def plot_metrics(summary: Sequence[dict[str, Any]], folder: str | Path) -> list[
         plt.close(figure)
         written.append(path)
     return written
+
+
+def versus_best_baseline(summary: Sequence[dict[str, Any]], method: str = "policy") -> str:
+    """A markdown table: per budget and metric, ``method``'s value, the best baseline's (every
+    other method but the ceilings) and the difference in points (hundredths)."""
+    head = ["budget", "metric", method, "best baseline", "points"]
+    lines = ["| " + " | ".join(head) + " |", "|---:|---|---:|---|---:|"]
+    for budget in dict.fromkeys(row["budget"] for row in summary):
+        rows = [row for row in summary if row["budget"] == budget]
+        own = next((row for row in rows if row["method"] == method), None)
+        if own is None:
+            continue
+        for metric in METRICS:
+            if metric not in own["metrics"]:
+                continue
+            others = [
+                (row["metrics"][metric], row["method"])
+                for row in rows
+                if row["method"] not in CEILINGS | {method} and metric in row["metrics"]
+            ]
+            if not others:
+                continue
+            best, name = max(others)
+            value = own["metrics"][metric]
+            cells = [str(budget), TITLES[metric], f"{value:.3f}", f"{name} {best:.3f}"]
+            cells.append(f"{100 * (value - best):+.1f}")
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

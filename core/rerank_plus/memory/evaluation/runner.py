@@ -4,6 +4,11 @@ For each meeting, query and budget the reference method (the policy) answers fir
 budget as ``max_tokens``; the words of its context (headers included) are then given to every
 other method. Without a reference method the budget is read as words. A method that returns
 more words than it was given is an error, not a result.
+
+Latency is each ``context`` call's wall time. Work a method can do once per meeting (building
+a memory, embedding its pieces) goes in its optional ``prepare(meeting)``, timed apart; so
+does ``before_meeting`` (the suite embeds the meeting's queries there), so the latency of
+embedding-based methods is their own work on cached vectors.
 """
 
 from __future__ import annotations
@@ -104,12 +109,14 @@ def evaluate(
     *,
     reference: Method | None = None,
     progress: Callable[[str], None] | None = None,
+    before_meeting: Callable[[Meeting], None] | None = None,
     after_meeting: Callable[[Meeting], None] | None = None,
 ) -> Run:
     """Judge every method's context for every query of ``meetings`` at every budget.
 
     ``reference`` (the policy) gets the budget as its third argument and sets the words of
-    the others; ``after_meeting`` runs once a meeting is done (e.g. to flush a cache).
+    the others; ``before_meeting`` and ``after_meeting`` run around each meeting (to embed
+    its queries, to flush a cache).
     """
     names = [method.name for method in methods]
     if reference is not None:
@@ -123,6 +130,8 @@ def evaluate(
     for position, meeting in enumerate(meetings, start=1):
         if progress:
             progress(f"[{position}/{len(meetings)}] {meeting.name}: {len(meeting.queries)} queries")
+        if before_meeting is not None:
+            before_meeting(meeting)
         for method in everyone:
             prepare = getattr(method, "prepare", None)
             if prepare is not None:

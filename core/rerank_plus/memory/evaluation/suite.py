@@ -16,6 +16,7 @@ from rerank_plus.memory.evaluation.report import (
     markdown_tables,
     plot_metrics,
     summarize,
+    versus_best_baseline,
     write_json,
 )
 from rerank_plus.memory.evaluation.runner import Run, evaluate
@@ -65,13 +66,15 @@ def run_suite(
     cache: str | Path | None = None,
     embedder: Any = None,
     build_options: dict[str, Any] | None = None,
+    retriever_options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Outcome:
     """Evaluate ``methods`` (default: every available one) on the meetings of ``data/split``.
 
     With ``output``, writes ``results.json``, ``tables.md`` and one PNG per metric there.
     ``cache`` is a folder for embeddings (default ``output/embeddings`` when there is an
-    output, none otherwise).
+    output, none otherwise). ``build_options`` go to ``build_memory``, ``retriever_options``
+    to ``MemoryRetriever`` (reranker, profile, token_counter, ...).
     """
     meetings = load_meetings(data, split, limit)
     if cache is None and output is not None:
@@ -82,18 +85,22 @@ def run_suite(
     resources = Resources(
         embed, build_memory=memory_builder(embed, build_options) if needs_memory else None
     )
-    reference, others = registry.create(names, resources)
+    reference, others = registry.create(names, resources, retriever_options)
     run = evaluate(
         meetings,
         others,
         budgets,
         reference=reference,
         progress=progress,
+        before_meeting=resources.prepare,
         after_meeting=lambda meeting: embed.flush(),
     )
     embed.flush()
     summary = summarize(run)
-    tables = markdown_tables(summary)
+    tables = markdown_tables(summary, run.reference)
+    if run.reference is not None:
+        tables += f"\n{run.reference} against the best baseline (ceilings left out)\n\n"
+        tables += versus_best_baseline(summary, run.reference)
     files: list[Path] = []
     if output is not None:
         folder = Path(output)
@@ -101,5 +108,5 @@ def run_suite(
         write_json(run, folder / "results.json")
         (folder / "tables.md").write_text(tables, encoding="utf-8")
         files = [folder / "results.json", folder / "tables.md"]
-        files += plot_metrics(summary, folder)
+        files += plot_metrics(summary, folder, run.reference)
     return Outcome(run, summary, tables, files, embed.embedded)

@@ -119,6 +119,11 @@ class Resources:
             self._views = {meeting.name: MeetingViews(meeting)}  # one meeting at a time
         return self._views[meeting.name]
 
+    def prepare(self, meeting: Meeting) -> None:
+        """Embed the meeting's queries in one batch, so that no method's latency pays for
+        embedding a query the first time."""
+        self.embed([query.text for query in meeting.queries])
+
     def similarities(self, query: str, texts: Sequence[str]) -> np.ndarray:
         """Cosine of the query with each text (embeddings are unit rows)."""
         if not texts:
