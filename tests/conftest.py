@@ -37,6 +37,7 @@ DECLARED_MODULES = frozenset(
         "langchain_cohere",
         "langchain_core",
         "langchain_huggingface",
+        "langchain_tests",
         "llama_index",
         "matplotlib",
         "mypy",

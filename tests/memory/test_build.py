@@ -89,6 +89,16 @@ def test_summaries_stay_within_their_word_budget(chat_memory: Memory) -> None:
             assert word_count(item.text) <= settings.summary_budget(item.signals["words"])
 
 
+def test_windows_cut_at_topic_shifts(chat: list[dict], chat_memory: Memory) -> None:
+    starts = {
+        item.signals["first_index"]: item.signals["opened_by"] for item in chat_memory.level(1)
+    }
+    assert starts[50] == "topic shift" and starts[100] == "topic shift"
+    for window in chat_memory.level(1):
+        topics = {chat[m.index]["topic"] for m in chat_memory.children(window.id)}
+        assert len(topics) == 1, window.id
+
+
 def test_windows_cut_at_time_gaps() -> None:
     chat = topic_chat(gap_after=20)
     memory = build_memory(chat, time_gap=timedelta(hours=1))

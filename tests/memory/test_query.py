@@ -360,3 +360,165 @@ def test_mixed_language_queries_still_find_their_cues(analyzer: Analyzer) -> Non
 def test_a_huge_query_is_analyzed(analyzer: Analyzer) -> None:
     qa = analyze("What did the team say about the budget? " * 2000, analyzer)
     assert qa.intent == "detail" and "budget" in qa.keywords
+
+
+# --- more windows and languages -------------------------------------------------------------
+
+
+def test_calendar_windows_cross_month_and_year_ends(analyzer: Analyzer) -> None:
+    new_year = at(2024, 1, 3, 8)
+    assert analyze("last week", analyzer, now=new_year).window == TimeWindow(
+        at(2023, 12, 25), at(2024, 1, 1), "last week"
+    )
+    assert analyze("last month", analyzer, now=new_year).window == TimeWindow(
+        at(2023, 12, 1), at(2024, 1, 1), "last month"
+    )
+    end_of_march = at(2024, 3, 31, 9, 30)
+    window = analyze("in the last month", analyzer, now=end_of_march).window
+    assert window is not None and window.start == at(2024, 2, 29, 9, 30)  # clamped, leap year
+    window = analyze("a month ago", analyzer, now=end_of_march).window
+    assert window is not None and (window.start, window.end) == (at(2024, 2, 1), at(2024, 3, 1))
+
+
+def test_clock_ranges_and_offsets(analyzer: Analyzer) -> None:
+    qa = analyze("What was said from 10:00 to 11:30?", analyzer)
+    assert qa.window == TimeWindow(
+        at(2024, 5, 7, 10), at(2024, 5, 7, 11, 31), "from 10:00 to 11:30"
+    )
+    window = analyze("the message of 2024-05-01T10:00+02:00", analyzer).window
+    assert window is not None and window.start == at(2024, 5, 1, 8)
+
+
+def test_the_window_says_what_it_contains(analyzer: Analyzer) -> None:
+    window = analyze("yesterday", analyzer).window
+    assert window is not None
+    assert window.contains(at(2024, 5, 7, 23, 59))
+    assert not window.contains(at(2024, 5, 8))
+    assert TimeWindow(at(2024, 5, 7), None, "since yesterday").contains(at(2030, 1, 1))
+
+
+def test_the_last_meeting_is_recent(analyzer: Analyzer) -> None:
+    for query in ("Summarize the last meeting", "Résume la dernière réunion"):
+        qa = analyze(query, analyzer)
+        assert (qa.intent, qa.recency, qa.window) == ("recent", True, None), query
+
+
+@pytest.mark.parametrize(
+    ("query", "intent", "keywords"),
+    [
+        ("Was wurde letzte Woche über das Budget gesagt?", "detail", ("budget",)),
+        ("Was gibt es Neues seit Montag?", "recent", ()),
+        ("Was waren die wichtigsten Punkte?", "synthesis", ()),
+        ("¿Qué se decidió sobre el presupuesto ayer?", "detail", ("presupuesto",)),
+        ("¿Cuáles fueron los puntos principales de la reunión?", "synthesis", ()),
+        ("Cosa abbiamo deciso ieri sera sul bilancio?", "detail", ("bilancio",)),
+        ("O que foi discutido nas últimas 2 horas?", "recent", ()),
+    ],
+)
+def test_german_spanish_italian_portuguese(
+    query: str, intent: str, keywords: tuple[str, ...], analyzer: Analyzer
+) -> None:
+    qa = analyze(query, analyzer)
+    assert qa.intent == intent, qa.reason
+    assert qa.keywords == keywords
+
+
+def test_cues_do_not_depend_on_detection() -> None:
+    """An analyzer that knows English and French only still reads German and Spanish cues."""
+    narrow = Analyzer(languages=("en", "fr"))
+    qa = analyze_query("seit gestern", NOW, analyzer=narrow)
+    assert qa.intent == "recent" and qa.window is not None and qa.window.start == at(2024, 5, 7)
+    assert analyze_query("Resume la reunión", NOW, analyzer=narrow).intent == "synthesis"
+
+
+def test_a_clock_time_s_lead_word_says_the_language(analyzer: Analyzer) -> None:
+    assert analyze("quelle commande à 00:18 ?", analyzer).language == "fr"
+    assert analyze("um 15 Uhr", analyzer).language == "de"
+
+
+@pytest.mark.parametrize(
+    ("query", "intent", "entities"),
+    [
+        ("who is responsible for the budget?", "detail", ()),
+        ("Where was the meeting held?", "detail", ()),
+        ("Where is the budget mentioned?", "entity", ("budget",)),
+        ("Wo wird das Budget erwähnt?", "entity", ("Budget",)),
+        ("who is bob?", "entity", ("Bob",)),  # a known name, as the caller spells it
+    ],
+)
+def test_who_and_where_ask_for_an_entity_only_when_one_follows(
+    query: str, intent: str, entities: tuple[str, ...], analyzer: Analyzer
+) -> None:
+    qa = analyze(query, analyzer, known_entities=("Bob",))
+    assert (qa.intent, qa.entities) == (intent, entities), qa.reason
+
+
+@pytest.mark.parametrize(
+    ("query", "intent"),
+    [
+        ("tl;dr", "synthesis"),
+        ("What were the action items?", "synthesis"),
+        ("Quelles décisions ont été prises ?", "synthesis"),
+        ("Liste les points clés de la réunion", "synthesis"),
+        ("Zusammenfassung bitte", "synthesis"),
+        ("What did I miss?", "recent"),
+        ("Qu'est-ce que j'ai raté ?", "recent"),
+        ("What did they listen to?", "detail"),
+        ("what happened at 14:05?", "detail"),  # a moment: the lines said then
+        ("Was haben wir gestern entschieden?", "synthesis"),  # a day: its summary
+    ],
+)
+def test_chat_phrasings(query: str, intent: str, analyzer: Analyzer) -> None:
+    assert analyze(query, analyzer).intent == intent
+
+
+def test_the_longest_known_name_wins_and_thousands_of_names_are_fine(analyzer: Analyzer) -> None:
+    many = tuple(f"Person {number}" for number in range(5000))
+    names = (*many, "Project", "Project Manager", "Finch-Saunders")
+    qa = analyze("What did the project manager tell Finch Saunders and person 4321?", analyzer,
+                 known_entities=names)  # fmt: skip
+    assert qa.entities == ("Project Manager", "Finch-Saunders", "Person 4321")
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("What did we decide in March?", at(2024, 3, 1), at(2024, 4, 1)),
+        ("in June", at(2023, 6, 1), at(2023, 7, 1)),  # June 2024 is still to come
+        ("since May", at(2024, 5, 1), None),
+        ("on May 3rd", at(2024, 5, 3), at(2024, 5, 4)),
+        ("the 3rd of May 2023", at(2023, 5, 3), at(2023, 5, 4)),
+        ("May 3 at 10:15", at(2024, 5, 3, 10, 15), at(2024, 5, 3, 10, 16)),
+        ("Feb 29", at(2024, 2, 29), at(2024, 3, 1)),
+        ("le 3 mai", at(2024, 5, 3), at(2024, 5, 4)),
+        ("en mars 2023", at(2023, 3, 1), at(2023, 4, 1)),
+        ("seit dem 3. Mai", at(2024, 5, 3), None),
+        ("am 3. Mai um 10:00", at(2024, 5, 3, 10), at(2024, 5, 3, 10, 1)),
+        ("el 3 de mayo", at(2024, 5, 3), at(2024, 5, 4)),
+        ("desde enero", at(2024, 1, 1), None),
+        ("il 3 maggio", at(2024, 5, 3), at(2024, 5, 4)),
+        ("3 de maio de 2023", at(2023, 5, 3), at(2023, 5, 4)),
+    ],
+)
+def test_months_and_days_of_months(
+    query: str, start: datetime, end: datetime | None, analyzer: Analyzer
+) -> None:
+    window = analyze(query, analyzer).window
+    assert window is not None and (window.start, window.end) == (start, end)
+
+
+@pytest.mark.parametrize("query", ["What may happen?", "Jan said hi", "February 30", "mars"])
+def test_words_that_only_look_like_dates_give_no_window(query: str, analyzer: Analyzer) -> None:
+    assert analyze(query, analyzer).window is None
+
+
+def test_what_comes_next_is_a_detail_but_next_steps_are_a_synthesis(analyzer: Analyzer) -> None:
+    assert analyze("What may happen next?", analyzer).intent == "detail"
+    assert analyze("What will we discuss in the next meeting?", analyzer).intent == "detail"
+    assert analyze("What are the next steps?", analyzer).intent == "synthesis"
+    assert analyze("Quelles sont les prochaines étapes ?", analyzer).intent == "synthesis"
+
+
+def test_spaced_cue_spellings(analyzer: Analyzer) -> None:
+    for query in ("standup notes", "stand-up notes", "todo list", "to-do list", "to do list"):
+        assert analyze(query, analyzer).intent == "synthesis", query

@@ -159,3 +159,33 @@ def onnx_cache(tmp_path_factory: pytest.TempPathFactory):
         os.environ.pop("RERANK_PLUS_CACHE", None)
     else:
         os.environ["RERANK_PLUS_CACHE"] = previous
+
+
+@pytest.fixture(scope="session")
+def qwen3_reranker_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny random Qwen3 decoder named like the Qwen3-Reranker family, whose chat template
+    renders a (query, document) pair as the Qwen3-Reranker prompt (so sentence-transformers'
+    ``CrossEncoder`` scores it too)."""
+    pytest.importorskip("transformers")
+    from tiny_decoders import QWEN3_RERANKER_TEMPLATE, build
+
+    folder = tmp_path_factory.mktemp("tiny-qwen3-reranker")
+    return build("qwen3", folder, chat_template=QWEN3_RERANKER_TEMPLATE)
+
+
+@pytest.fixture(scope="session")
+def gemma_reranker_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny random Gemma decoder named like bge-reranker-v2-gemma."""
+    pytest.importorskip("transformers")
+    from tiny_decoders import build
+
+    return build("gemma", tmp_path_factory.mktemp("tiny-bge-reranker-v2-gemma"))
+
+
+@pytest.fixture(scope="session")
+def mxbai_reranker_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny random Qwen2 decoder named like mxbai-rerank-base-v2."""
+    pytest.importorskip("transformers")
+    from tiny_decoders import build
+
+    return build("qwen2", tmp_path_factory.mktemp("tiny-mxbai-rerank-base-v2"))

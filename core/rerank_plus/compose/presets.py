@@ -53,6 +53,8 @@ register_kind(
         Option("language", str | None, None, "Pick the default model for it."),
         _BACKEND,
         _QUANTIZE,
+        Option("instruction", str | None, None, "A generative reranker's task; None: its own."),
+        Option("recipe", str | None, None, "Generative family's prompt; None: from the model."),
     ),
     ready_class="CrossEncoderRerank",
     summary="Cross-encoder reranking (sentence-transformers); ``model=None`` picks one per "

@@ -4,7 +4,8 @@ Blocks come in reading order: ``overview`` (high-level summaries), ``extracts`` 
 summaries under them), ``quotes`` (verbatim messages). Each item gets a header with its level,
 index and time; consecutive quotes share one header and each line names its speaker. Items are
 chronological inside a block. The budget is filled in the policy's ``fill_order`` with each
-block's quota; what a block leaves unused goes to the next one, and an item that does not fit is
+block's quota; what a block leaves unused goes to the next one (and what is left after the last
+block goes round once more, to any block that can use it), and an item that does not fit is
 skipped, not the end of the fill.
 
 No text twice: a sentence already shown (say, inside a chosen summary) is not repeated; an
@@ -44,6 +45,17 @@ class Placed:
     hit: Hit
     block: str
     shown: str
+
+
+@dataclass
+class _FillState:
+    """What the fill has accepted so far, across blocks and passes."""
+
+    accepted: list[Placed] = field(default_factory=list)
+    placed_ids: set[str] = field(default_factory=set)
+    shown: set[str] = field(default_factory=set)
+    quote_indices: set[int] = field(default_factory=set)
+    opened: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -87,44 +99,69 @@ class Composer:
         min_relevance: float,
         trace: Trace,
     ) -> Composition:
-        shown: set[str] = set()
-        accepted: list[Placed] = []
-        quote_indices: set[int] = set()
+        state = _FillState()
         carry = 0.0
-        for block in fill_order:
-            allowance = quotas[block] * max_tokens + carry
-            pool = candidates.get(block, ())
-            best = max((hit.score for hit in pool), default=0.0)
-            opened = False
-            title = self.cache.tokens(TITLES[block])
-            for hit in pool:
-                if allowance < (1 if opened else title + 1):
-                    break
-                item = hit.item
-                if best > 0 and hit.score < min_relevance * best:
+        for block in fill_order:  # each block its quota, plus what the blocks before it left
+            carry = self._fill(
+                block,
+                candidates.get(block, ()),
+                quotas[block] * max_tokens + carry,
+                min_relevance,
+                state,
+                trace,
+            )
+        for block in fill_order:  # what is still left, to whichever block can use it
+            if carry < 1:
+                break
+            carry = self._fill(block, candidates.get(block, ()), carry, min_relevance, state, None)
+        return self._render(state.accepted, max_tokens, trace)
+
+    def _fill(
+        self,
+        block: str,
+        pool: Sequence[Hit],
+        allowance: float,
+        min_relevance: float,
+        state: _FillState,
+        trace: Trace | None,
+    ) -> float:
+        """Accept ``pool``'s items in order while they fit ``allowance``; what is left."""
+        best = max((hit.score for hit in pool), default=0.0)
+        title = self.cache.tokens(TITLES[block])
+        for hit in pool:
+            opened = block in state.opened
+            if allowance < (1 if opened else title + 1):
+                break
+            item = hit.item
+            if item.id in state.placed_ids:
+                continue
+            if best > 0 and hit.score < min_relevance * best:
+                if trace:
                     trace.reject(item.id, "below the dynamic cutoff", block=block)
-                    continue
-                text = self._new_text(item, shown)
-                if text is None:
+                continue
+            text = self._new_text(item, state.shown)
+            if text is None:
+                if trace:
                     trace.reject(item.id, "already in the context", block=block)
-                    continue
-                joins = block == "quotes" and (
-                    item.index - 1 in quote_indices or item.index + 1 in quote_indices
-                )
-                cost = self.cache.tokens(self.line(item, text))
-                cost += 0 if joins else self.cache.tokens(self.header(item))
-                cost += 0 if opened else self.cache.tokens(TITLES[block])
-                if cost > allowance:
+                continue
+            joins = block == "quotes" and (
+                item.index - 1 in state.quote_indices or item.index + 1 in state.quote_indices
+            )
+            cost = self.cache.tokens(self.line(item, text))
+            cost += 0 if joins else self.cache.tokens(self.header(item))
+            cost += 0 if opened else title
+            if cost > allowance:
+                if trace:
                     trace.reject(item.id, "does not fit", block=block, tokens=cost)
-                    continue
-                allowance -= cost
-                opened = True
-                accepted.append(Placed(hit, block, text))
-                shown.update(folded for _, folded in self.cache.sentences(item))
-                if block == "quotes":
-                    quote_indices.add(item.index)
-            carry = max(0.0, allowance)
-        return self._render(accepted, max_tokens, trace)
+                continue
+            allowance -= cost
+            state.opened.add(block)
+            state.placed_ids.add(item.id)
+            state.accepted.append(Placed(hit, block, text))
+            state.shown.update(folded for _, folded in self.cache.sentences(item))
+            if block == "quotes":
+                state.quote_indices.add(item.index)
+        return max(0.0, allowance)
 
     def _new_text(self, item: MemoryItem, shown: set[str]) -> str | None:
         sentences = self.cache.sentences(item)

@@ -40,7 +40,7 @@ class Embedder:
     def __init__(self, model: Any) -> None:
         if isinstance(model, Embedder):
             model = model.model
-        self.model = model
+        self.model: Any = model
         self._documents, self._query = self._methods(model)
 
     @staticmethod

@@ -153,9 +153,12 @@ class MemoryIndex:
             return None
         stored = [item.embedding for item in items]
         missing = [i for i, vector in enumerate(stored) if vector is None]
-        if missing and embedder is None:
+        if not missing:
+            fresh = None
+        elif embedder is None:
             return None
-        fresh = embedder.embed([items[i].text for i in missing]) if missing else None
+        else:
+            fresh = embedder.embed([items[i].text for i in missing])
         width = len(next(v for v in stored if v is not None)) if len(missing) < len(items) else 0
         width = width or (fresh.shape[1] if fresh is not None else 0)
         matrix = np.zeros((len(items), width), dtype=np.float32)

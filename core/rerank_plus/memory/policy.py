@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from rerank_plus.compose.profiles import read_config
+from rerank_plus.memory.query.intent import INTENTS
 
-INTENTS = ("synthesis", "detail", "recent", "entity")
 TIERS = ("small", "medium", "large")
 
 _DEFAULTS: dict[str, dict[str, Any]] = {
@@ -49,21 +49,21 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "band_prior": {"top": 1.3, "upper": 1.15, "windows": 1.0, "messages": 0.9},
         "freshness": None,
         "mmr_lambda": 0.5,
-        "overview_items": {"small": 2, "medium": 3, "large": 4},
-        "drill_m": {"small": 1, "medium": 2, "large": 3},
+        "overview_items": {"small": 3, "medium": 4, "large": 4},
+        "drill_m": {"small": 2, "medium": 3, "large": 4},
         "drill_from": "top",
-        "drill_picks": {"small": 2, "medium": 3, "large": 4},
+        "drill_picks": {"small": 4, "medium": 6, "large": 8},
         "drill_order": "round_robin",
         "min_relevance": 0.0,
         "safe_drill": False,
     },
     # Precise questions: windows and raw messages, a little upper-level context.
     "detail": {
-        "quotas": {"overview": 0.3, "extracts": 0.3, "quotes": 0.4},
+        "quotas": {"overview": 0.2, "extracts": 0.1, "quotes": 0.7},
         "fill_order": ["quotes", "extracts", "overview"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.2},
         "freshness": None,
-        "mmr_lambda": 0.85,
+        "mmr_lambda": 0.95,
         "overview_items": {"small": 1, "medium": 2, "large": 2},
         "drill_m": {"small": 12, "medium": 20, "large": 30},
         "drill_from": "windows",

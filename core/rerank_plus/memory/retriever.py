@@ -302,6 +302,9 @@ class MemoryRetriever:
                 trace,
             )
         overview = [hit for level in range(depth - 1, 1, -1) for hit in by_level.get(level, [])]
+        if start == 1:  # the summaries right above the picked windows are their context
+            above = {parent.id for pick in picks for parent in self.memory.parents(pick.item.id)}
+            overview.sort(key=lambda hit: hit.item.id not in above)
         overview = overview[: policy.overview_items[tier]]
         extracts = self._merge(drilled.get(1, []), by_level.get(1, []) if depth > 1 else [])
         quotes = self._merge(drilled.get(0, []), by_level.get(0, []))
@@ -421,7 +424,8 @@ class MemoryRetriever:
                 last = item.end_time or item.time
                 if first is None or last is None:
                     return False
-                return (start is None or last >= start) and (end is None or first <= end)
+                # the window's end is excluded, as the query analysis defines it
+                return (start is None or last >= start) and (end is None or first < end)
 
             trace.step("time_window", applied=True, start=start, end=end, levels=[0, 1])
             return lambda level: inside if level <= 1 else None

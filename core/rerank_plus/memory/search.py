@@ -163,17 +163,14 @@ class LevelSearch:
         keep the relevance order."""
         head, tail = order[:DIVERSIFIED], order[DIVERSIFIED:]
         head_texts = [texts[i] for i in head]
-        vectors = self._vectors_of(head_texts)
-        similarity = (
-            StoredVectorSimilarity(dict(zip(head_texts, vectors, strict=True)))
-            if all(vector is not None for vector in vectors)
+        found = self.index.vector_by_text
+        vectors = {text: found[text] for text in head_texts if text in found}
+        similarity: StoredVectorSimilarity | LexicalSimilarity = (
+            StoredVectorSimilarity(vectors)
+            if len(vectors) == len(set(head_texts))
             else LexicalSimilarity(self.index.analyzer)
         )
         top = max(scores.values()) or 1.0
         relevance = [scores[i] / top for i in head]
         mmr = MaximalMarginalRelevance(self.mmr_lambda, similarity)
         return [head[p] for p in mmr.order(relevance, head_texts)] + tail
-
-    def _vectors_of(self, texts: list[str]) -> list[np.ndarray | None]:
-        found = self.index.vector_by_text
-        return [found.get(text) for text in texts]

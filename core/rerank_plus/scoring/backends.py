@@ -63,3 +63,62 @@ def check_backend(backend: str | None, quantize: str | None) -> None:
             f"quantize={quantize!r} runs on ONNX Runtime: pass backend='onnx' (or leave "
             "backend=None), or drop quantize to run PyTorch."
         )
+
+
+class TorchDecoderScorer:
+    """A causal language model scored on a few answer tokens, never the whole vocabulary.
+
+    The base model gives the last hidden state of each (left-padded) row; its dot product with
+    the scored tokens' output embeddings gives their logits, weighted into one score per pair:
+    with ``yes`` - ``no`` that is one projection on the difference of the two embeddings. The
+    vocabulary-wide logits (``lm_head`` on every position: pairs x tokens x 150k floats for
+    Qwen) are never made, so memory does not grow with the vocabulary. A final logit
+    soft-cap (Gemma 2) is applied to each token's logit before they are weighted.
+
+    Args:
+        model: a Hugging Face ``*ForCausalLM`` model.
+        token_ids: the scored tokens' ids.
+        weights: each token's weight in the score.
+    """
+
+    def __init__(self, model: Any, token_ids: tuple[int, ...], weights: tuple[float, ...]) -> None:
+        import torch
+
+        self.model = model
+        self.decoder = model.get_decoder()
+        self.device = next(model.parameters()).device
+        head = model.get_output_embeddings()
+        with torch.no_grad():
+            rows = head.weight[list(token_ids)].float()
+            bias = getattr(head, "bias", None)
+            offsets = (
+                bias[list(token_ids)].float()
+                if bias is not None
+                else torch.zeros(len(token_ids), device=rows.device)
+            )
+            weight = torch.tensor(weights, dtype=torch.float32, device=rows.device)
+        self.softcap = getattr(model.config, "final_logit_softcapping", None)
+        if self.softcap:
+            self.rows, self.offsets, self.weight = rows, offsets, weight
+        else:  # one direction: sum_i w_i (h . e_i + b_i) = h . (sum_i w_i e_i) + sum_i w_i b_i
+            self.rows, self.offsets = (weight @ rows)[None, :], (weight @ offsets)[None]
+            self.weight = torch.ones(1, device=rows.device)
+
+    def logits(self, features: dict[str, np.ndarray]) -> np.ndarray:
+        """One score per row: the weighted answer-token logits at the row's last position."""
+        import torch
+
+        with torch.inference_mode():
+            inputs = {}
+            for name, array in features.items():
+                tensor = torch.from_numpy(array)
+                if self.device.type == "cuda":
+                    tensor = tensor.pin_memory().to(self.device, non_blocking=True)
+                elif self.device.type != "cpu":
+                    tensor = tensor.to(self.device)
+                inputs[name] = tensor
+            hidden = self.decoder(**inputs, use_cache=False).last_hidden_state[:, -1, :]
+            logits = hidden.float() @ self.rows.T + self.offsets
+            if self.softcap:
+                logits = torch.tanh(logits / self.softcap) * self.softcap
+            return (logits @ self.weight)[:, None].cpu().numpy()

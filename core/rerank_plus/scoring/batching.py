@@ -14,9 +14,11 @@ from collections.abc import Sequence
 CHARS_PER_TOKEN = 4
 
 
-def estimate_tokens(query: str, text: str, limit: int) -> int:
-    """Tokens of the (query, text) pair as the model sees it: cut at ``limit``."""
-    return min(limit, (len(query) + len(text)) // CHARS_PER_TOKEN + 3)
+def estimate_tokens(query: str, text: str, limit: int, added: int = 3) -> int:
+    """Tokens of the (query, text) pair as the model sees it: the texts' and the ``added``
+    tokens of the model's template (3 for ``[CLS] A [SEP] B [SEP]``, 70 and more for a
+    generative reranker's prompt), cut at ``limit``."""
+    return min(limit, (len(query) + len(text)) // CHARS_PER_TOKEN + added)
 
 
 def length_batches(lengths: Sequence[int], max_pairs: int, max_tokens: int) -> list[list[int]]:

@@ -9,8 +9,15 @@ batched by length under a budget of padded tokens (``batching``), across all the
 (``prefetch``); the scores go back in input order.
 
 Models load through sentence-transformers' ``CrossEncoder`` (names, local folders, errors);
-models it runs with more than a classification head (prompts, LLM-based rerankers) are scored
-through ``CrossEncoder.predict`` instead, with the same batching.
+models it runs with more than a classification head (prompts, modules after the transformer)
+are scored through ``CrossEncoder.predict`` instead, with the same batching.
+
+Generative (decoder) rerankers, such as Qwen3-Reranker, bge-reranker-v2-gemma and
+mxbai-rerank-v2, take a fast path of their own: the prompt built from the family's recipe
+(``decoder_recipes``) out of cached token ids (``prompt_tokens``), scored on the answer tokens
+only (``backends.TorchDecoderScorer``). A decoder of no known family whose chat template
+carries a (query, document) pair goes through ``CrossEncoder.predict``, the instruction as its
+prompt.
 """
 
 from __future__ import annotations
@@ -25,8 +32,23 @@ import numpy as np
 from rerank_plus.analysis import Analyzer
 from rerank_plus.analysis.cache import LRUCache, content_key
 from rerank_plus.reranker import Context, Reranker, Scores
-from rerank_plus.scoring.backends import PairScorer, TorchPairScorer, check_backend
+from rerank_plus.scoring.backends import (
+    PairScorer,
+    TorchDecoderScorer,
+    TorchPairScorer,
+    check_backend,
+)
 from rerank_plus.scoring.batching import estimate_tokens, length_batches
+from rerank_plus.scoring.decoder_recipes import (
+    DecoderRecipe,
+    check_instruction,
+    families,
+    is_classifier,
+    is_decoder,
+    recipe_by_architecture,
+    recipe_by_name,
+    recipe_named,
+)
 from rerank_plus.scoring.devices import half_dtype, pick_device
 from rerank_plus.scoring.models import (
     LOAD_LOCK,
@@ -38,16 +60,26 @@ from rerank_plus.scoring.onnx_backend import default_backend, onnx_model
 from rerank_plus.scoring.pair_tokens import PairTokenizer
 from rerank_plus.scoring.passages import windows
 from rerank_plus.scoring.prefetch import prefetched
+from rerank_plus.scoring.prompt_tokens import PromptTokenizer, model_window
 
 LONG_DOCUMENT_MODES = ("truncate", "max_passage")
 #: Padded tokens per batch when ``batch_tokens=None``: CPUs gain nothing from big batches and
 #: lose to padding; GPUs want full batches.
 BATCH_TOKENS = {"cpu": 4096, "mps": 8192, "cuda": 32768}
+#: The same for generative rerankers, whose prompts share a template and differ little in
+#: length once sorted: on a CPU their many small element-wise operations (RMSNorm, rotary
+#: embeddings) run faster in fuller batches.
+DECODER_BATCH_TOKENS = {**BATCH_TOKENS, "cpu": 16384}
 #: Pairs tokenized, sorted and cut into batches at a time: large enough to sort many queries'
 #: pairs together, small enough that the first batch starts early.
 CHUNK_PAIRS = 4096
 #: A tokenizer without a real limit (model_max_length of 1e30) gets the usual encoder window.
 DEFAULT_MAX_LENGTH = 512
+#: ``max_length`` of a generative reranker of no known family (the Qwen3-Reranker card's).
+DEFAULT_CAUSAL_MAX_LENGTH = 8192
+#: Tokens a pair template adds to the query's and the text's when none was measured
+#: (``[CLS] A [SEP] B [SEP]``).
+PAIR_TEMPLATE_TOKENS = 3
 
 #: What one distinct (query, text) pair scores: logit, probability, best window, windows.
 Scored = tuple[float, float, int, int]
@@ -56,12 +88,17 @@ Scored = tuple[float, float, int, int]
 @dataclass(frozen=True)
 class LoadedModel:
     """A cross-encoder ready to score: the fast path (``tokens`` and ``scorer``), or, for
-    models that need sentence-transformers' own preprocessing, ``encoder.predict``."""
+    models that need sentence-transformers' own preprocessing, ``encoder.predict`` with
+    ``prompt`` (a decoder's instruction), its template adding ``template_tokens`` to each
+    pair's."""
 
     encoder: Any
-    tokens: PairTokenizer | None
+    tokens: PairTokenizer | PromptTokenizer | None
     scorer: PairScorer | None
     device: str
+    prompt: str | None = None
+    template_tokens: int = PAIR_TEMPLATE_TOKENS
+    decoder: bool = False
 
 
 class CrossEncoderReranker(Reranker):
@@ -78,13 +115,17 @@ class CrossEncoderReranker(Reranker):
         batch_size: at most this many pairs per forward pass.
         batch_tokens: at most this many padded tokens per forward pass (pairs x the longest
             pair), so long pairs go in small batches and short pairs in large ones. ``None``
-            picks by device: 4096 on CPU, 8192 on MPS, 32768 on CUDA.
-        max_length: tokens per pair (query + document); ``None`` keeps the model's own.
+            picks by device: 4096 on CPU (16384 for generative rerankers), 8192 on MPS, 32768
+            on CUDA.
+        max_length: tokens per pair (query + document); ``None`` keeps the model's own, or for
+            a generative reranker its family's (8192 for Qwen3-Reranker and mxbai-rerank-v2,
+            1024 for bge-reranker-v2-gemma), cut to what the model reads. A long document loses
+            its tail, never the query or the template.
         long_documents: ``"truncate"`` scores the start of a long document (what the model sees
             within ``max_length``); ``"max_passage"`` scores overlapping windows of
             ``passage_words`` words and keeps the best window (named in the explanation).
         half_precision: run in float16 on CUDA, bfloat16 for models saved in bfloat16
-            (ignored on CPU and MPS).
+            (ignored on CPU and MPS, where models run in float32 whatever they were saved in).
         cache_size: (model, query, text) scores kept, and as many documents' token ids;
             0 turns both caches off.
         trust_remote_code: let the model run code from its repository (off unless you ask).
@@ -93,6 +134,13 @@ class CrossEncoderReranker(Reranker):
             picks per device (see ``default_backend``).
         quantize: ``"int8"`` runs an int8 (dynamically quantized) copy of the model on ONNX
             Runtime; ``None`` keeps the model's precision.
+        instruction: what a generative reranker is asked (Qwen3-Reranker's ``<Instruct>``,
+            bge-reranker-v2-gemma's prompt, mxbai-rerank-v2's ``instruction:`` line); ``None``
+            keeps the family's own. Sequence classifiers take no instruction and ignore it.
+        recipe: the generative family whose prompt the model follows (``RECIPES`` in
+            ``decoder_recipes``: ``"qwen3-reranker"``, ``"bge-reranker-v2-gemma"``,
+            ``"mxbai-rerank-v2"``); ``None`` picks it from the model's name, its chat template
+            or its saved architecture.
 
     >>> reranker = CrossEncoderReranker("cross-encoder/ms-marco-MiniLM-L6-v2")  # doctest: +SKIP
     >>> reranker.rank("How do I make Python faster?", ["Cython speeds up Python.", "Snakes"])
@@ -118,7 +166,12 @@ class CrossEncoderReranker(Reranker):
         analyzer: Analyzer | None = None,
         backend: str | None = None,
         quantize: str | None = None,
+        instruction: str | None = None,
+        recipe: str | None = None,
     ) -> None:
+        check_instruction(instruction)
+        if recipe is not None:
+            recipe_named(recipe)
         if long_documents not in LONG_DOCUMENT_MODES:
             raise ValueError(
                 f"long_documents must be one of {', '.join(LONG_DOCUMENT_MODES)}, "
@@ -144,6 +197,8 @@ class CrossEncoderReranker(Reranker):
         self.language = language
         self.backend = backend
         self.quantize = quantize
+        self.instruction = instruction
+        self.recipe = recipe
         self._analyzer = analyzer
         self._models: dict[str, LoadedModel] = {}
         self._cache: LRUCache[Scored] = LRUCache(cache_size)
@@ -173,7 +228,6 @@ class CrossEncoderReranker(Reranker):
         return self._models[name]
 
     def _build(self, name: str) -> LoadedModel:
-        sentence_transformers = require_sentence_transformers("CrossEncoderReranker")
         device = pick_device(self.device)
         backend = self.backend or default_backend(device, self.quantize)
         if backend == "onnx" and not device.startswith("cpu"):
@@ -181,20 +235,56 @@ class CrossEncoderReranker(Reranker):
                 f"backend='onnx' runs on the CPU here, not on {device!r}: pass device='cpu', "
                 "or backend='torch' for the GPU."
             )
+        config = self._config(name)
+        architectures = list(getattr(config, "architectures", None) or [])
+        if is_classifier(architectures):
+            if self.recipe is not None:
+                raise ValueError(
+                    f"recipe={self.recipe!r} is for generative rerankers, but {name!r} is a "
+                    f"sequence classifier ({architectures[0]}): drop recipe=."
+                )
+        elif self.recipe is not None or is_decoder(architectures):
+            if backend == "onnx":
+                raise ValueError(
+                    f"{name!r} is a generative reranker, which runs on PyTorch here: pass "
+                    "backend='torch' (or leave backend=None)."
+                )
+            return self._build_decoder(name, device, config, architectures)
+        elif architectures:
+            raise ValueError(_not_a_reranker(name, architectures))
+        return self._build_encoder(name, device, backend, config)
 
-        def build() -> Any:
-            encoder = sentence_transformers.CrossEncoder(
+    def _config(self, name: str) -> Any:
+        """The model's saved configuration (small, read before any weight is)."""
+        require_sentence_transformers("CrossEncoderReranker")
+        from transformers import AutoConfig
+
+        return load_model(
+            "cross-encoder",
+            name,
+            lambda: AutoConfig.from_pretrained(name, trust_remote_code=self.trust_remote_code),
+        )
+
+    def _dtype(self, device: str, config: Any) -> Any:
+        """Half precision where ``half_dtype`` allows it, else float32 (a bfloat16 checkpoint
+        would otherwise stay bfloat16 on a CPU, slower and less exact)."""
+        import torch
+
+        return half_dtype(device, self.half_precision, config) or torch.float32
+
+    def _build_encoder(self, name: str, device: str, backend: str, config: Any) -> LoadedModel:
+        sentence_transformers = require_sentence_transformers("CrossEncoderReranker")
+        encoder = load_model(
+            "cross-encoder",
+            name,
+            lambda: sentence_transformers.CrossEncoder(
                 name,
                 device=device,
                 max_length=self.max_length,
                 trust_remote_code=self.trust_remote_code,
-            )
-            dtype = half_dtype(device, self.half_precision, encoder.model.config)
-            if dtype is not None:
-                encoder.to(dtype)
-            return encoder
-
-        encoder = load_model("cross-encoder", name, build)
+                model_kwargs={"dtype": self._dtype(device, config)},
+            ),
+        )
         tokens = self._pair_tokenizer(encoder)
         if tokens is None:
             if backend == "onnx":
@@ -207,6 +297,68 @@ class CrossEncoderReranker(Reranker):
             scorer: PairScorer = onnx_model(name, encoder.model, self.quantize)
             return LoadedModel(None, tokens, scorer, device)
         return LoadedModel(encoder, tokens, TorchPairScorer(encoder.model), device)
+
+    def _build_decoder(
+        self, name: str, device: str, config: Any, architectures: list[str]
+    ) -> LoadedModel:
+        """A generative reranker: the fast path with its family's recipe, or, for a model of
+        no known family whose chat template carries a pair, ``CrossEncoder.predict``."""
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        tokenizer = load_model(
+            "cross-encoder",
+            name,
+            lambda: AutoTokenizer.from_pretrained(name, trust_remote_code=self.trust_remote_code),
+        )
+        recipe: DecoderRecipe | None
+        if self.recipe is not None:
+            recipe = recipe_named(self.recipe)
+        else:
+            recipe = recipe_by_name(name)
+            if recipe is None and _carries_pairs(tokenizer):
+                return self._build_templated(name, device, config, tokenizer)
+            recipe = recipe or recipe_by_architecture(architectures)
+        if recipe is None:
+            raise ValueError(_not_a_reranker(name, architectures))
+        dtype = self._dtype(device, config)
+        model: Any = load_model(
+            "cross-encoder",
+            name,
+            lambda: AutoModelForCausalLM.from_pretrained(
+                name, dtype=dtype, trust_remote_code=self.trust_remote_code
+            ),
+        )
+        model.to(device).eval()
+        tokens = PromptTokenizer(
+            tokenizer,
+            recipe,
+            self.instruction,
+            self.max_length or recipe.max_length,
+            model_window(tokenizer, config),
+            self.cache_size,
+        )
+        weights = tuple(weight for _, weight in recipe.scored)
+        scorer = TorchDecoderScorer(model, tokens.scored_ids, weights)
+        return LoadedModel(None, tokens, scorer, device, decoder=True)
+
+    def _build_templated(self, name: str, device: str, config: Any, tokenizer: Any) -> LoadedModel:
+        """A decoder scored by sentence-transformers (its chat template, yes - no logits)."""
+        sentence_transformers = require_sentence_transformers("CrossEncoderReranker")
+        window = model_window(tokenizer, config) or DEFAULT_CAUSAL_MAX_LENGTH
+        encoder = load_model(
+            "cross-encoder",
+            name,
+            lambda: sentence_transformers.CrossEncoder(
+                name,
+                device=device,
+                max_length=self.max_length or min(window, DEFAULT_CAUSAL_MAX_LENGTH),
+                trust_remote_code=self.trust_remote_code,
+                model_kwargs={"dtype": self._dtype(device, config)},
+            ),
+        )
+        empty = encoder.preprocess([("", "")], prompt=self.instruction)
+        added = int(empty["input_ids"].shape[-1])
+        return LoadedModel(encoder, None, None, device, self.instruction, added, decoder=True)
 
     def _pair_tokenizer(self, encoder: Any) -> PairTokenizer | None:
         """The fast path's tokenizer, or None when the model needs ``predict``'s own
@@ -238,7 +390,10 @@ class CrossEncoderReranker(Reranker):
         model into the same length-sorted batches."""
         names = [self.model_for(q, d) for q, d in zip(queries, documents, strict=True)]
         keys = [
-            [(name, query, content_key(d), self.long_documents) for d in texts]
+            [
+                (name, query, content_key(d), self.long_documents, self.instruction, self.recipe)
+                for d in texts
+            ]
             for name, query, texts in zip(names, queries, documents, strict=True)
         ]
         found: dict[tuple, Scored | None] = {}
@@ -282,7 +437,7 @@ class CrossEncoderReranker(Reranker):
         if loaded.tokens is not None and loaded.scorer is not None:
             logits = self._fast_logits(loaded.tokens, loaded.scorer, loaded.device, flat)
         else:
-            logits = self._predict_logits(loaded.encoder, flat)
+            logits = self._predict_logits(loaded, flat)
         results: list[Scored] = []
         position = 0
         for group in pieces:
@@ -292,18 +447,23 @@ class CrossEncoderReranker(Reranker):
             position += len(group)
         return results
 
-    def _budget(self, device: str) -> int:
-        return self.batch_tokens or BATCH_TOKENS.get(device.split(":")[0], 4096)
+    def _budget(self, device: str, decoder: bool = False) -> int:
+        defaults = DECODER_BATCH_TOKENS if decoder else BATCH_TOKENS
+        return self.batch_tokens or defaults.get(device.split(":")[0], 4096)
 
     def _fast_logits(
-        self, tokens: PairTokenizer, scorer: PairScorer, device: str, pairs: list[tuple[str, str]]
+        self,
+        tokens: PairTokenizer | PromptTokenizer,
+        scorer: PairScorer,
+        device: str,
+        pairs: list[tuple[str, str]],
     ) -> list[Any]:
         """Logits of ``pairs`` through the fast path; while the model runs one batch, a
         thread tokenizes and pads the next (on CPU both would share the same cores, so
         there the batches are prepared in turn)."""
         queries = list(dict.fromkeys(query for query, _ in pairs))
-        query_tokens = dict(zip(queries, tokens.encode(queries), strict=True))
-        budget = self._budget(device)
+        query_tokens = dict(zip(queries, tokens.queries(queries), strict=True))
+        budget = self._budget(device, isinstance(tokens, PromptTokenizer))
 
         def batches() -> Iterator[tuple[list[int], dict[str, np.ndarray]]]:
             for start in range(0, len(pairs), CHUNK_PAIRS):
@@ -325,23 +485,53 @@ class CrossEncoderReranker(Reranker):
                 logits[row] = output
         return logits
 
-    def _predict_logits(self, encoder: Any, pairs: list[tuple[str, str]]) -> list[Any]:
-        """Logits of ``pairs`` through ``CrossEncoder.predict``, batched by estimated length."""
+    def _predict_logits(self, loaded: LoadedModel, pairs: list[tuple[str, str]]) -> list[Any]:
+        """Logits of ``pairs`` through ``CrossEncoder.predict``, batched by estimated length
+        (the template's tokens included)."""
         import torch
 
+        encoder = loaded.encoder
         limit = getattr(encoder, "max_seq_length", None) or DEFAULT_MAX_LENGTH
-        lengths = [estimate_tokens(query, text, limit) for query, text in pairs]
+        added = loaded.template_tokens
+        lengths = [estimate_tokens(query, text, limit, added) for query, text in pairs]
         logits: list[Any] = [None] * len(pairs)
-        for batch in length_batches(lengths, self.batch_size, self._budget(str(encoder.device))):
+        budget = self._budget(str(encoder.device), loaded.decoder)
+        for batch in length_batches(lengths, self.batch_size, budget):
             outputs = encoder.predict(
                 [pairs[i] for i in batch],
                 batch_size=len(batch),
                 activation_fn=torch.nn.Identity(),
                 show_progress_bar=False,
+                **({"prompt": loaded.prompt} if loaded.prompt is not None else {}),
             )
             for i, output in zip(batch, outputs, strict=True):
                 logits[i] = output
         return logits
+
+
+def _carries_pairs(tokenizer: Any) -> bool:
+    """Whether the tokenizer's chat template renders a (query, document) pair, as the
+    sentence-transformers integrations of decoder rerankers do (roles "query", "document")."""
+    if not getattr(tokenizer, "chat_template", None):
+        return False
+    probe = [
+        {"role": "query", "content": "rerank-plus-query-probe"},
+        {"role": "document", "content": "rerank-plus-document-probe"},
+    ]
+    try:
+        text = tokenizer.apply_chat_template(probe, tokenize=False)
+    except Exception:  # a template that refuses these roles does not carry a pair
+        return False
+    return "rerank-plus-query-probe" in text and "rerank-plus-document-probe" in text
+
+
+def _not_a_reranker(name: str, architectures: list[str]) -> str:
+    return (
+        f"{name!r} ({', '.join(architectures)}) is neither a sequence-classification "
+        f"cross-encoder nor a generative reranker of a known family ({families()}): pass "
+        "recipe= if its prompt is one of these families', or pick a reranker model "
+        "(e.g. cross-encoder/ms-marco-MiniLM-L6-v2, Qwen/Qwen3-Reranker-0.6B)."
+    )
 
 
 def _explanation(name: str, logit: float, probability: float, window: int, windows: int) -> dict:

@@ -158,6 +158,10 @@ class PairTokenizer:
             for encoding in encoded
         ]
 
+    def queries(self, texts: Sequence[str]) -> list[Tokens]:
+        """Token ids of each query (queries change from call to call: not cached)."""
+        return self.encode(texts)
+
     def documents(self, texts: Sequence[str]) -> list[Tokens]:
         """Token ids of each document, from the cache where it was tokenized before."""
         keys = [content_key(text) for text in texts]

@@ -4,7 +4,9 @@ incremental appends (``Memory.add``)."""
 from rerank_plus.memory.build.entities import extract_entities
 from rerank_plus.memory.build.extractive import ExtractiveSummarizer
 from rerank_plus.memory.build.hierarchy import build_memory
+from rerank_plus.memory.build.incremental import append_message, attach_builder
 from rerank_plus.memory.build.llm import LLMSummarizer
+from rerank_plus.memory.build.precomputed import PrecomputedSummaries
 from rerank_plus.memory.build.requests import (
     SourceSentence,
     Summarizer,
@@ -18,11 +20,14 @@ __all__ = [
     "BuildSettings",
     "ExtractiveSummarizer",
     "LLMSummarizer",
+    "PrecomputedSummaries",
     "SourceSentence",
     "Summarizer",
     "Summary",
     "SummaryError",
     "SummaryRequest",
+    "append_message",
+    "attach_builder",
     "build_memory",
     "extract_entities",
 ]

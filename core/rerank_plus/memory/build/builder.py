@@ -23,7 +23,12 @@ from rerank_plus.memory.build.requests import (
     SummaryError,
     SummaryRequest,
 )
-from rerank_plus.memory.build.segment import INFORMATIVE_TERMS, INFORMATIVE_WORDS, OpenWindow, Turn
+from rerank_plus.memory.build.segment import (
+    INFORMATIVE_TERMS,
+    INFORMATIVE_WORDS,
+    Segmenter,
+    Turn,
+)
 from rerank_plus.memory.build.settings import BuildSettings
 from rerank_plus.memory.build.summaries import summary_id, summary_item, themes
 from rerank_plus.memory.build.vectors import TermStatistics
@@ -85,9 +90,10 @@ class MemoryBuilder:
         self.analyzer = analyzer or Analyzer()
         self.statistics = TermStatistics()
         self.vectors: dict[str, np.ndarray] = {}
-        #: The window ``add`` extends, its messages' read form, and the sentences each recent
-        #: summary kept; valid while ``memory.version == self.version``.
-        self.window: OpenWindow | None = None
+        #: The segmenter (its open window is the one ``add`` extends), that window's messages
+        #: as read, and the sentences each recent summary kept; valid while
+        #: ``memory.version == self.version``.
+        self.segmenter = Segmenter(self.settings)
         self.window_messages: list[ReadMessage] = []
         self.kept: dict[str, tuple[SourceSentence, ...]] = {}
         self.version = -1
@@ -148,10 +154,12 @@ class MemoryBuilder:
             rows = self.embedder.embed(missing)
             self.vectors.update(zip(missing, rows, strict=True))
 
-    def turn(self, message: ReadMessage) -> Turn:
-        """The message as segmentation reads it; counts it in the term statistics first, so
-        its weights use only messages up to it (what ``add`` will also know)."""
-        self.statistics.add(message.terms)
+    def turn(self, message: ReadMessage, count: bool = True) -> Turn:
+        """The message as segmentation reads it; counts it in the term statistics first
+        (unless ``count`` is False: already counted), so its weights use only messages up to
+        it (what ``add`` will also know)."""
+        if count:
+            self.statistics.add(message.terms)
         vector = (
             self.vectors[message.item.text]
             if self.embedder is not None

@@ -14,9 +14,10 @@ from typing import Any
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.build.builder import MemoryBuilder, ReadMessage
 from rerank_plus.memory.build.llm import as_summarizer
-from rerank_plus.memory.build.segment import segment
+from rerank_plus.memory.build.requests import SourceSentence
+from rerank_plus.memory.build.segment import OpenWindow, Segmenter
 from rerank_plus.memory.build.settings import BuildSettings
-from rerank_plus.memory.build.summaries import summary_id
+from rerank_plus.memory.build.summaries import Coverage, summary_id
 from rerank_plus.memory.embedding import as_embedder
 from rerank_plus.memory.errors import MemoryFormatError
 from rerank_plus.memory.items import MemoryItem
@@ -29,42 +30,69 @@ def level_groups(count: int, fan_out: int) -> list[range]:
     return [range(start, min(start + fan_out, count)) for start in range(0, count, fan_out)]
 
 
-def build_levels(
-    builder: MemoryBuilder, read: Sequence[ReadMessage], items: list[MemoryItem]
-) -> list[MemoryItem]:
-    """The summaries of every level over the read messages ``read`` (items ``items``)."""
+def summarize_window(
+    builder: MemoryBuilder, index: int, window: OpenWindow, read: Sequence[ReadMessage]
+) -> MemoryItem:
+    """The level-1 summary of ``window`` over its messages ``read`` (in order)."""
+    children = [message.item for message in read]
+    candidates = [sentence for message in read for sentence in message.sentences]
+    request = builder.request(1, index, children, candidates, window.words)
+    return builder.summary(request, children, opened_by=window.opened_by)
+
+
+def summarize_group(
+    builder: MemoryBuilder,
+    level: int,
+    index: int,
+    children: Sequence[MemoryItem],
+    memory: Memory | None = None,
+) -> MemoryItem:
+    """The summary at ``level`` of ``children`` (one level down), from the sentences their
+    summaries kept (read anew from their text when this builder did not write them)."""
+    candidates: list[SourceSentence] = []
+    for child in children:
+        kept = builder.kept.get(child.id)
+        if kept is None:
+            kept = builder.sentences_of(child.text, child.index)
+        candidates.extend(kept)
+    coverage = Coverage.of(children, memory)
+    request = builder.request(level, index, children, candidates, coverage.words)
+    return builder.summary(request, children, memory=memory)
+
+
+def build_levels(builder: MemoryBuilder, read: Sequence[ReadMessage]) -> list[MemoryItem]:
+    """The summaries of every level over the read messages ``read``; leaves the builder
+    ready for ``add`` (its segmenter holds the open window)."""
     settings = builder.settings
     builder.embed(text for m in read for text in (m.item.text, *(s.text for s in m.sentences)))
-    turns = [builder.turn(message) for message in read]
-    closed, open_window = segment(turns, settings)
-    windows = [*closed, open_window] if open_window.size else closed
-    summaries: list[MemoryItem] = []
-    level: list[MemoryItem] = []
-    for index, window in enumerate(windows):
-        span = read[window.start : window.start + window.size]
-        children = [items[message.item.index] for message in span]
-        candidates = [sentence for message in span for sentence in message.sentences]
-        request = builder.request(1, index, children, candidates, window.words)
-        level.append(builder.summary(request, children, opened_by=window.opened_by))
-    builder.window = open_window
-    builder.window_messages = list(read[open_window.start :]) if open_window.size else []
-    summaries += level
+    segmenter = Segmenter(settings)
+    windows = [
+        window
+        for position, message in enumerate(read)
+        for window in segmenter.push(builder.turn(message), position)
+    ]
+    if segmenter.window.turns:
+        windows.append(segmenter.window)
+    level = [
+        summarize_window(builder, index, window, read[window.start : window.start + window.size])
+        for index, window in enumerate(windows)
+    ]
+    builder.segmenter = segmenter
+    builder.window_messages = list(read[segmenter.window.start :])
+    summaries = list(level)
     depth = 1
     while len(level) > settings.top_items:
         depth += 1
-        below, level = level, []
-        for index, group in enumerate(level_groups(len(below), settings.fan_out)):
-            children = [below[position] for position in group]
-            candidates = [s for child in children for s in builder.kept[child.id]]
-            request = builder.request(
-                depth, index, children, candidates, sum(c.signals["words"] for c in children)
-            )
-            level.append(builder.summary(request, children))
+        below = level
+        level = [
+            summarize_group(builder, depth, index, [below[position] for position in group])
+            for index, group in enumerate(level_groups(len(below), settings.fan_out))
+        ]
         summaries += level
     return summaries
 
 
-def _check_ids(items: Sequence[MemoryItem]) -> None:
+def check_message_ids(items: Sequence[MemoryItem]) -> None:
     for item in items:
         level, _, index = item.id[1:].partition(".")
         numbered = item.id.startswith("L") and level.isdigit() and index.isdigit()
@@ -75,7 +103,7 @@ def _check_ids(items: Sequence[MemoryItem]) -> None:
             )
 
 
-def _keep_for_add(builder: MemoryBuilder, summaries: Sequence[MemoryItem]) -> None:
+def keep_for_add(builder: MemoryBuilder, summaries: Sequence[MemoryItem]) -> None:
     """Forget what no later ``add`` reads: only the last ``fan_out`` items of each level can
     be re-summarized."""
     last: dict[int, list[str]] = {}
@@ -95,7 +123,7 @@ def build_memory(
     summarizer: Any = None,
     *,
     window_words: int = 250,
-    min_window_words: int = 120,
+    min_window_words: int | None = None,
     time_gap: timedelta = timedelta(minutes=30),
     shift_ratio: float = 0.5,
     fan_out: int = 4,
@@ -116,8 +144,9 @@ def build_memory(
             carries its embedding, topic shifts and centrality are read from embeddings, and
             each text is embedded once. None: term vectors from the project's analyzer.
         summarizer: None (an :class:`ExtractiveSummarizer`), an :class:`LLMSummarizer`, a
-            :class:`PrecomputedSummaries`, a LlamaIndex or LangChain LLM (wrapped in an
-            LLMSummarizer), or any object with ``summarize(request)``.
+            :class:`PrecomputedSummaries`, a LlamaIndex or LangChain LLM or a callable from a
+            prompt to text (wrapped in an LLMSummarizer), or any object with
+            ``summarize(request)``.
         window_words, min_window_words, time_gap, shift_ratio, fan_out, top_items,
             summary_ratio, summary_min_words, summary_max_words: see :class:`BuildSettings`.
         on_summary_error: ``"raise"`` (a :class:`SummaryError` naming the summary) or
@@ -150,12 +179,12 @@ def build_memory(
     )
     builder = MemoryBuilder(settings, as_summarizer(summarizer), as_embedder(embedder), analyzer)
     items = [builder.enrich(item) for item in messages_to_items(messages)]
-    _check_ids(items)
+    check_message_ids(items)
     languages = builder.languages([item.text for item in items])
     read = [builder.read(item, language) for item, language in zip(items, languages, strict=True)]
-    summaries = build_levels(builder, read, items) if items else []
+    summaries = build_levels(builder, read) if items else []
     memory = Memory(builder.with_embeddings([*items, *summaries]))
-    _keep_for_add(builder, summaries)
+    keep_for_add(builder, summaries)
     builder.version = memory.version
     memory._builder = builder
     return memory

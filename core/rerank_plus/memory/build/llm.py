@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 from rerank_plus.analysis.cache import LRUCache, content_key
-from rerank_plus.memory.build.extractive import ExtractiveSummarizer
 from rerank_plus.memory.build.requests import Summarizer, Summary, SummaryError, SummaryRequest
 
 DEFAULT_PROMPT = (
@@ -131,15 +130,15 @@ class LLMSummarizer:
 
 
 def as_summarizer(summarizer: Any) -> Summarizer | None:
-    """None stays None (extractive); a summarizer stays; an LLM is wrapped in LLMSummarizer."""
-    if summarizer is None or isinstance(summarizer, (Summarizer, ExtractiveSummarizer)):
+    """None stays None (extractive); a summarizer stays; an LLM (or a callable from a prompt
+    to text) is wrapped in LLMSummarizer."""
+    if summarizer is None or isinstance(summarizer, Summarizer):
         return summarizer
-    if callable(getattr(summarizer, "complete", None)) or callable(
-        getattr(summarizer, "invoke", None)
-    ):
+    llm_methods = (getattr(summarizer, name, None) for name in ("complete", "invoke"))
+    if callable(summarizer) or any(callable(method) for method in llm_methods):
         return LLMSummarizer(summarizer)
     raise TypeError(
         f"cannot summarize with {type(summarizer).__name__}; pass an ExtractiveSummarizer, an "
-        "LLMSummarizer, a PrecomputedSummaries, a LlamaIndex or LangChain LLM, or an object "
-        "with summarize(request)."
+        "LLMSummarizer, a PrecomputedSummaries, a LlamaIndex or LangChain LLM, a callable from "
+        "a prompt to text, or an object with summarize(request)."
     )

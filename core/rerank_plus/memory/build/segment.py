@@ -37,57 +37,107 @@ class Turn:
 
 @dataclass(slots=True)
 class OpenWindow:
-    """The window being filled: its size, last time, centroid and arrival similarities."""
+    """The window being filled: its turns, size, last time, centroid and the similarity each
+    informative turn had with the centroid when it arrived (None for the others)."""
 
     start: int
     opened_by: str = START
-    size: int = 0
+    turns: list[Turn] = field(default_factory=list)
+    arrivals: list[float | None] = field(default_factory=list)
     words: int = 0
     last_time: datetime | None = None
     centroid: Vector | None = None
-    similarities: list[float] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return len(self.turns)
+
+    def _expected(self) -> float | None:
+        known = [value for value in self.arrivals if value is not None]
+        return sum(known) / len(known) if known else None
 
     def cut_reason(self, turn: Turn, settings: BuildSettings) -> str | None:
         """Why ``turn`` opens a new window, or None if it joins this one."""
-        if not self.size:
+        if not self.turns:
             return None
         known = turn.time is not None and self.last_time is not None
         if known and turn.time - self.last_time > settings.time_gap:  # type: ignore[operator]
             return TIME_GAP
         if self.words + turn.words > settings.window_words:
             return SIZE
+        expected = self._expected()
         if (
             turn.informative
             and turn.vector is not None
             and self.centroid is not None
-            and self.similarities
-            and self.words >= settings.min_window_words
+            and expected is not None
+            and self.words >= settings.window_minimum
+            and cosine(turn.vector, self.centroid) < settings.shift_ratio * expected
         ):
-            expected = sum(self.similarities) / len(self.similarities)
-            if cosine(turn.vector, self.centroid) < settings.shift_ratio * expected:
-                return TOPIC_SHIFT
+            return TOPIC_SHIFT
         return None
 
     def add(self, turn: Turn) -> None:
-        self.size += 1
+        arrival = None
+        if turn.informative and turn.vector is not None:
+            if self.centroid is not None:
+                arrival = cosine(turn.vector, self.centroid)
+            self.centroid = add_into(self.centroid, turn.vector)
+        self.turns.append(turn)
+        self.arrivals.append(arrival)
         self.words += turn.words
         if turn.time is not None:
             self.last_time = turn.time
-        if turn.informative and turn.vector is not None:
-            if self.centroid is not None:
-                self.similarities.append(cosine(turn.vector, self.centroid))
-            self.centroid = add_into(self.centroid, turn.vector)
+
+    def best_split(self, settings: BuildSettings) -> int | None:
+        """Where a full window is best cut: the informative turn, after ``min_window_words``
+        words, that was least like the window when it arrived, if below the window's mean."""
+        expected = self._expected()
+        words, best, lowest = 0, None, expected
+        for position, turn in enumerate(self.turns):
+            arrival = self.arrivals[position]
+            past_minimum = position and words >= settings.window_minimum
+            if past_minimum and arrival is not None and lowest is not None and arrival < lowest:
+                best, lowest = position, arrival
+            words += turn.words
+        return best
+
+    def split(self, position: int) -> tuple[OpenWindow, OpenWindow]:
+        """The window's head (closed) and its tail, a new window opened by a topic shift."""
+        head = OpenWindow(self.start, self.opened_by)
+        tail = OpenWindow(self.start + position, TOPIC_SHIFT)
+        for turn in self.turns[:position]:
+            head.add(turn)
+        for turn in self.turns[position:]:
+            tail.add(turn)
+        return head, tail
 
 
-def segment(turns: list[Turn], settings: BuildSettings) -> tuple[list[OpenWindow], OpenWindow]:
-    """The closed windows and the last (still open) one; a window spans
-    ``turns[start:start + size]``. No turns give no closed window and an empty open one."""
-    closed: list[OpenWindow] = []
-    window = OpenWindow(start=0)
-    for position, turn in enumerate(turns):
-        reason = window.cut_reason(turn, settings)
-        if reason is not None:
-            closed.append(window)
-            window = OpenWindow(start=position, opened_by=reason)
-        window.add(turn)
-    return closed, window
+class Segmenter:
+    """Turns in, windows out, one turn at a time (the build and ``Memory.add`` both push).
+
+    A window that would grow past ``window_words`` is cut where its topic drifted most (see
+    :meth:`OpenWindow.best_split`), or before the new turn when it never drifted.
+    """
+
+    def __init__(self, settings: BuildSettings, window: OpenWindow | None = None) -> None:
+        self.settings = settings
+        self.window = window or OpenWindow(start=0)
+
+    def push(self, turn: Turn, position: int) -> list[OpenWindow]:
+        """Add the turn at ``position``; returns the windows this closed, in order."""
+        closed: list[OpenWindow] = []
+        reason = self.window.cut_reason(turn, self.settings)
+        while reason is not None:
+            split = self.window.best_split(self.settings) if reason == SIZE else None
+            if split is None:
+                closed.append(self.window)
+                self.window = OpenWindow(start=position, opened_by=reason)
+                break
+            head, self.window = self.window.split(split)
+            closed.append(head)
+            reason = self.window.cut_reason(turn, self.settings)
+        if not self.window.turns:
+            self.window.start = position
+        self.window.add(turn)
+        return closed

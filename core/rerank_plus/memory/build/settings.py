@@ -15,7 +15,8 @@ class BuildSettings:
     """How messages become windows and windows become levels.
 
     Windows (level 1) close before ``window_words`` words of messages would be exceeded, at a
-    time gap longer than ``time_gap``, and, once they hold ``min_window_words``, at a topic
+    time gap longer than ``time_gap``, and, once they hold ``min_window_words`` (None: 48% of
+    ``window_words``, 120 of the default 250), at a topic
     shift: an informative message whose similarity to the window so far falls below
     ``shift_ratio`` times the window's own mean similarity (a relative drop, so the same rule
     works for embeddings and for term vectors). Each higher level groups ``fan_out``
@@ -25,7 +26,7 @@ class BuildSettings:
     """
 
     window_words: int = 250
-    min_window_words: int = 120
+    min_window_words: int | None = None
     time_gap: timedelta = timedelta(minutes=30)
     shift_ratio: float = 0.5
     fan_out: int = 4
@@ -37,6 +38,8 @@ class BuildSettings:
     extract_entities: bool = True
 
     def __post_init__(self) -> None:
+        if self.min_window_words is None and isinstance(self.window_words, int):
+            object.__setattr__(self, "min_window_words", self.window_words * 12 // 25)
         for name in (
             "window_words",
             "fan_out",
@@ -77,6 +80,11 @@ class BuildSettings:
                 f"on_summary_error must be one of {', '.join(SUMMARY_ERROR_MODES)}, got "
                 f"{self.on_summary_error!r}."
             )
+
+    @property
+    def window_minimum(self) -> int:
+        """``min_window_words`` as resolved (never None after construction)."""
+        return self.min_window_words or 0
 
     def summary_budget(self, source_words: int) -> int:
         """Words a summary of ``source_words`` words of messages may take."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from functools import cache
+from datetime import datetime, timedelta, timezone
+from functools import cache, lru_cache
 from typing import Any
 
 from rerank_plus.analysis import Analyzer
@@ -27,9 +27,11 @@ from rerank_plus.memory.query.entities import (
     CAPITALIZED_NOUNS,
     capitalized_entities,
     known_entities_in,
+    looks_like_a_name,
     merge_entities,
     outside,
     quoted_entities,
+    spelled_as_known,
     target_entities,
 )
 from rerank_plus.memory.query.folding import fold
@@ -38,8 +40,10 @@ from rerank_plus.memory.query.lexicon import LEXICONS
 from rerank_plus.memory.query.time_window import TimeWindow, find_window
 
 _WORD = re.compile(r"\w+")
+#: The longest window that still names a moment rather than a period.
+PRECISE_WINDOW = timedelta(hours=1)
 #: Cue kinds whose words are not the query's topic (left out of the remainder and keywords).
-_CUE_KINDS = ("summary", "breadth", "recency", "entity_leads")
+_CUE_KINDS = ("summary", "breadth", "recency", "entity_leads", "name_leads")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +100,11 @@ def _folded_stop_words(language: str) -> frozenset[str]:
     return frozenset(word for stop in stop_words(language) for word in _WORD.findall(fold(stop)))
 
 
+@lru_cache(maxsize=256)
+def _union_of_stop_words(languages: frozenset[str]) -> frozenset[str]:
+    return frozenset().union(*(_folded_stop_words(code) for code in languages))
+
+
 def _check_now(now: Any) -> tuple[datetime, str]:
     """``now`` as an aware datetime, and a note for the reason when it was not given."""
     if now is None:
@@ -126,10 +135,6 @@ def _check_names(known_entities: Iterable[str]) -> tuple[str, ...]:
     return names
 
 
-def _inside(position: int, spans: Iterable[tuple[int, int]]) -> bool:
-    return any(start <= position < end for start, end in spans)
-
-
 def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
     """``text`` with the spans replaced by spaces (same length)."""
     chars = list(text)
@@ -139,10 +144,11 @@ def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
 
 
 def _choose_language(analyzer: Analyzer, query: str, cue_languages: set[str]) -> str:
-    """The detected language when detection is reliable; else the one language the cues are
-    in; else what the analyzer falls back to (its default language, or the neutral analysis)."""
+    """The detected language when detection is reliable or one of the cues' languages; else
+    the one language the cues are in; else what the analyzer falls back to (its default
+    language, or the neutral analysis)."""
     detection = analyzer.detect(query)
-    if detection.reliable and detection.language:
+    if detection.language and (detection.reliable or detection.language in cue_languages):
         return detection.language
     if len(cue_languages) == 1:
         (only,) = cue_languages
@@ -190,7 +196,7 @@ def analyze_query(
         return QueryAnalysis(query, "detail", "empty query", None, (), (), None, False)
     folded = fold(text)
 
-    found = {kind: find_cues(folded, kind) for kind in (*_CUE_KINDS, "scope")}
+    found = {kind: find_cues(folded, kind) for kind in (*_CUE_KINDS, "scope", "future")}
     window_match = find_window(text, folded, moment)
     cue_spans = [(c.start, c.end) for kind in _CUE_KINDS for c in found[kind]]
     time_spans = list(window_match.spans) if window_match else []
@@ -198,50 +204,48 @@ def analyze_query(
     if window_match:
         cue_languages |= window_match.languages
     language = _choose_language(analyzer, text, cue_languages)
-    stop_languages = cue_languages | {c.language for c in found["scope"]}
-    if language in LEXICONS or not stop_languages:
-        stop_languages |= {language} if language in LEXICONS else set(LEXICONS)
-    stops = frozenset().union(*(_folded_stop_words(code) for code in stop_languages))
+    # Stop words of every language the query shows: its cues', its scope words', its own.
+    shown = cue_languages | {c.language for c in found["scope"]} | {language}
+    stops = _union_of_stop_words(frozenset(shown - {NEUTRAL}))
     scope_spans = [(c.start, c.end) for c in found["scope"]]
 
-    def empty(word: str) -> bool:
-        """A word that names no topic: a stop word, a scope word, a letter alone."""
-        return len(word) < 2 or word in stops or _is_scope(word)
-
-    remainder = [
-        match.group()
-        for match in _WORD.finditer(folded)
-        if not _inside(match.start(), cue_spans + time_spans + scope_spans)
-        and len(match.group()) >= 2
-        and match.group() not in stops
-    ]
-    targets = target_entities(text, folded, _spans(found["entity_leads"]), time_spans, empty)
-    known = known_entities_in(text, folded, names)
-    quoted = quoted_entities(text, folded)
-    capitalized = []
-    if language not in CAPITALIZED_NOUNS:
-        capitalized = capitalized_entities(text, cue_spans + time_spans, empty)
-    taken = [span for span, _ in (*targets, *known, *quoted)]
-    entities = merge_entities(targets, known, quoted, outside(capitalized, taken))
-
+    content = _blank(text, cue_spans + time_spans + scope_spans)
+    terms = analyzer.analyze(content, language=language).terms
+    keywords = tuple(dict.fromkeys(term for term in terms if _is_keyword(term, stops)))
+    targets, leads, entities = _entities(
+        text,
+        folded,
+        found,
+        names,
+        times=time_spans,
+        blocked=cue_spans + time_spans,
+        stops=stops,
+        capitalized=language not in CAPITALIZED_NOUNS,
+    )
     window = window_match.window if window_match else None
     reaches_now = window is not None and (window.end is None or window.end > moment)
     intent, reason = decide_intent(
         IntentEvidence(
             entity_targets=[name for _, name in targets],
-            entity_leads=_texts(text, found["entity_leads"]),
+            entity_leads=leads,
             recency=_texts(text, found["recency"]),
             breadth=_texts(text, found["breadth"]),
             summary=_texts(text, found["summary"]),
             scope=_texts(text, found["scope"]),
-            remainder=remainder,
+            remainder=[term for term in keywords if _names_a_topic(term)]
+            + [
+                text[cue.start : cue.end]
+                for cue in found["future"]
+                if not any(s <= cue.start < e for s, e in cue_spans)
+            ],
             open_window=window.expression if window is not None and reaches_now else None,
+            precise_window=window.expression
+            if window is not None and _is_precise(window)
+            else None,
         )
     )
     if window is not None and now_note:
         reason += f"; window resolved against {now_note}"
-    content = _blank(text, cue_spans + time_spans + scope_spans)
-    keywords = tuple(dict.fromkeys(analyzer.analyze(content, language=language).terms))
     recency = bool(found["recency"]) or reaches_now
     return QueryAnalysis(
         query,
@@ -255,12 +259,68 @@ def analyze_query(
     )
 
 
+def _entities(
+    text: str,
+    folded: str,
+    found: dict[str, list[Cue]],
+    names: tuple[str, ...],
+    *,
+    times: list[tuple[int, int]],
+    blocked: list[tuple[int, int]],
+    stops: frozenset[str],
+    capitalized: bool,
+) -> tuple[list[tuple[tuple[int, int], str]], list[str], tuple[str, ...]]:
+    """The targets of entity questions, the leads that found them, and every entity of the
+    query (targets, known names, quoted strings, then capitalized names). A target ends where
+    a time expression (``times``) starts; ``blocked`` spans (cues, times) hold no capitalized
+    name."""
+
+    def empty(word: str) -> bool:
+        """A word that names nothing: a stop word, a scope word, a letter alone."""
+        return len(word) < 2 or word in stops or _is_scope(word)
+
+    targets = target_entities(text, folded, _spans(found["entity_leads"]), times, empty)
+    leads = _texts(text, found["entity_leads"])
+    quoted = quoted_entities(text, folded)
+    quotes = [span for span, _ in quoted]
+    for lead in found["name_leads"]:
+        named = target_entities(text, folded, [(lead.start, lead.end)], times, empty)
+        kept = [(s, name) for s, name in named if looks_like_a_name(text, s, names, quotes)]
+        targets += kept
+        leads += [text[lead.start : lead.end].strip()] if kept else []
+    targets = [(span, spelled_as_known(name, names)) for span, name in targets]
+    known = known_entities_in(folded, names)
+    found_capitalized = capitalized_entities(text, blocked, empty) if capitalized else []
+    taken = [span for span, _ in (*targets, *known, *quoted)]
+    entities = merge_entities(targets, known, quoted, outside(found_capitalized, taken))
+    return targets, leads, entities
+
+
+def _is_precise(window: TimeWindow) -> bool:
+    """A window of an hour or less: a moment ("at 14:05"), not a period to summarize."""
+    if window.start is None or window.end is None:
+        return False
+    return window.end - window.start <= PRECISE_WINDOW
+
+
+def _is_keyword(term: str, stops: frozenset[str]) -> bool:
+    """Not a stop word of a language the query's cues are in, nor a clitic ("-t" of
+    "a-t-on"): a lone letter joined to punctuation."""
+    return fold(term) not in stops and (term.isalnum() or sum(map(str.isalnum, term)) >= 2)
+
+
+def _names_a_topic(term: str) -> bool:
+    """A keyword that narrows the question: not a scope word, not a lone Latin letter or digit
+    ("Project X" keeps "x" as a keyword; "x" alone names no topic)."""
+    return not _is_scope(fold(term)) and (len(term) >= 2 or not term.isascii())
+
+
 def _spans(found: list[Cue]) -> list[tuple[int, int]]:
     return [(cue.start, cue.end) for cue in found]
 
 
 def _texts(text: str, found: list[Cue]) -> list[str]:
-    return [text[cue.start : cue.end] for cue in found]
+    return [text[cue.start : cue.end].strip() for cue in found]
 
 
 @cache

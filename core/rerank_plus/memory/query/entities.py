@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from rerank_plus.memory.query.folding import fold
@@ -20,7 +21,8 @@ _WORD = re.compile(r"\w+")
 #: A word as written: letters first, then letters, digits, inner apostrophes or hyphens.
 _NAME_WORD = re.compile(r"[^\W\d_][\w]*(?:['\u2019\-][\w]+)*")
 _QUOTED = (re.compile(r'"([^"]+)"'), re.compile(r"(?<!\w)'([^']+)'(?!\w)"))
-_SENTENCE_END = re.compile(r"(?:^|[.!?:;\u00bf\u00a1(\[\"'\u00ab\u201c])\s*$")
+#: What ends a sentence, or opens one inside another ("¿", a quotation).
+_SENTENCE_MARKS = frozenset('.!?:;\u00bf\u00a1"\u00ab\u201c')
 _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
 #: Where an entity question's target stops: punctuation closing the clause.
 _TARGET_END = re.compile(r"[?!.;,\n]")
@@ -32,20 +34,35 @@ CAPITALIZED_NOUNS = frozenset({"de", "lb"})
 Span = tuple[int, int]
 
 
-@lru_cache(maxsize=256)
-def known_pattern(names: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]] | None:
-    """One pattern for a set of known names, longest first, and folded name -> the name."""
-    spelled = {re.sub(r"\s+", " ", fold(name.strip())): name.strip() for name in names}
-    spelled.pop("", None)
-    if not spelled:
-        return None
-    body = "|".join(
-        re.escape(name).replace(r"\ ", r"\s+") for name in sorted(spelled, key=len, reverse=True)
-    )
-    return re.compile(rf"(?<!\w)(?:{body})(?!\w)"), spelled
+@dataclass(frozen=True)
+class KnownNames:
+    """Known names by their folded words ("project manager" -> "Project Manager"): a query's
+    word n-grams are looked up, so thousands of names cost one lookup per n-gram, not one
+    pattern alternative each."""
+
+    spelled: dict[str, str]
+    longest: int
+
+    def spelling(self, text: str) -> str | None:
+        """The caller's spelling of ``text`` when it is a known name."""
+        return self.spelled.get(_key(text))
 
 
-def _trimmed(query: str, folded: str, start: int, end: int, empty: Callable[[str], bool]) -> Span:
+def _key(text: str) -> str:
+    return " ".join(_WORD.findall(fold(text)))
+
+
+@lru_cache(maxsize=64)
+def known_names(names: tuple[str, ...]) -> KnownNames:
+    spelled: dict[str, str] = {}
+    for name in names:
+        key = _key(name)
+        if key:
+            spelled.setdefault(key, name.strip())
+    return KnownNames(spelled, max((key.count(" ") + 1 for key in spelled), default=0))
+
+
+def _trimmed(folded: str, start: int, end: int, empty: Callable[[str], bool]) -> Span:
     """``[start, end)`` without the words at either end that carry no content."""
     words = [m.span() for m in _WORD.finditer(folded, start, end)]
     while words and empty(folded[words[0][0] : words[0][1]]):
@@ -75,22 +92,47 @@ def target_entities(
         for stop_start, _ in stops:
             if lead_end <= stop_start < end:
                 end = stop_start
-        start, end = _trimmed(query, folded, lead_end, end, empty)
+        start, end = _trimmed(folded, lead_end, end, empty)
         name = _POSSESSIVE.sub("", query[start:end].strip(" \"'"))
         if name:
             found.append(((start, end), name))
     return found
 
 
-def known_entities_in(query: str, folded: str, names: tuple[str, ...]) -> list[tuple[Span, str]]:
-    compiled = known_pattern(names)
-    if compiled is None:
+def looks_like_a_name(
+    query: str, span: Span, names: tuple[str, ...], quotes: Iterable[Span]
+) -> bool:
+    """Whether the text at ``span`` is capitalized, inside ``quotes``, or a known name."""
+    start, end = span
+    if query[start : start + 1].isupper() or any(s <= start and end <= e for s, e in quotes):
+        return True
+    return known_names(names).spelling(query[start:end]) is not None
+
+
+def spelled_as_known(name: str, names: tuple[str, ...]) -> str:
+    """``name`` as the caller spelled it when it is one of the known ``names``."""
+    return known_names(names).spelling(name) or name
+
+
+def known_entities_in(folded: str, names: tuple[str, ...]) -> list[tuple[Span, str]]:
+    """The known names in the query as whole words, the longest first where two overlap."""
+    known = known_names(names)
+    if not known.spelled:
         return []
-    pattern, spelled = compiled
-    return [
-        (match.span(), spelled[re.sub(r"\s+", " ", match.group())])
-        for match in pattern.finditer(folded)
-    ]
+    words = list(_WORD.finditer(folded))
+    found: list[tuple[Span, str]] = []
+    index = 0
+    while index < len(words):
+        for size in range(min(known.longest, len(words) - index), 0, -1):
+            run = words[index : index + size]
+            name = known.spelled.get(" ".join(word.group() for word in run))
+            if name is not None:
+                found.append(((run[0].start(), run[-1].end()), name))
+                index += size
+                break
+        else:
+            index += 1
+    return found
 
 
 def quoted_entities(query: str, folded: str) -> list[tuple[Span, str]]:
@@ -115,14 +157,19 @@ def capitalized_entities(
     if query.isupper():
         return []
     runs: list[list[re.Match[str]]] = []
+    previous_end = 0
     for word in words:
         text = word.group()
+        at_start = previous_end == 0 or not _SENTENCE_MARKS.isdisjoint(
+            query[previous_end : word.start()]
+        )
+        previous_end = word.end()
+        if text.islower():  # most words: no capital, no name
+            continue
         is_acronym = len(text) >= 2 and text.isupper()
-        at_start = _SENTENCE_END.search(query, 0, word.start()) is not None
-        inside = any(s <= word.start() < e for s, e in blocked)
-        if inside or not (
-            is_acronym or (text[0].isupper() and not at_start) or _inner_capital(text)
-        ):
+        if not (is_acronym or (text[0].isupper() and not at_start) or _inner_capital(text)):
+            continue
+        if any(s <= word.start() < e for s, e in blocked):
             continue
         if runs and query[runs[-1][-1].end() : word.start()] in (" ", "-"):
             runs[-1].append(word)

@@ -4,18 +4,20 @@ In order, the first rule that applies decides:
 
 1. an entity question with a target ("where do we talk about X", "où parle-t-on de X") ->
    ``entity``;
-2. a recency cue ("what's new", "latest", "dernièrement", "seit gestern" is a window, see 5) ->
-   ``recent``;
-3. a breadth cue ("main steps", "big picture", "grandes étapes", "dans l'ensemble") ->
-   ``synthesis``;
-4. nothing left once the cues, the time expression, scope words ("meeting", "discussion",
-   "team", "topics", "decisions", "discussed" ...) and stop words are taken out:
-   with a summary cue ("summarize", "what was ... about", "de quoi") or a scope word ->
-   ``synthesis`` ("Summarize the whole meeting", "What were the main topics?");
-5. ...unless the query states a window that reaches ``now`` ("since yesterday", "today",
-   "in the last 2 hours"): then ``recent`` ("What happened since yesterday?");
-6. anything else -> ``detail``: the query names what it wants ("Summarize the discussion about
-   remote concepts" keeps "remote concepts": a summary narrowed to a topic is a detail question).
+2. a recency cue ("what's new", "latest", "dernièrement", "the last meeting") -> ``recent``;
+3. take out the cues, the time expression, scope words ("meeting", "discussion", "team",
+   "topics", "decisions", "discussed" ...) and stop words, but not the words that point past
+   the memory ("the next meeting": plans are details); when nothing is left (no topic):
+
+   - a window that reaches ``now`` ("since yesterday", "today", "in the last 2 hours") ->
+     ``recent`` ("What happened since yesterday?");
+   - a window of an hour or less ("at 14:05") -> ``detail``: the lines said then;
+   - a breadth cue ("main steps", "big picture", "grandes étapes", "dans l'ensemble"), a
+     summary cue ("summarize", "what was ... about", "de quoi") or a scope word ->
+     ``synthesis`` ("Summarize the whole meeting", "What were the main topics?");
+4. anything else -> ``detail``: the query names what it wants. A summary or breadth cue
+   narrowed to a topic is a detail question ("Summarize the discussion about remote
+   concepts", "What were the main points of Marketing?").
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ class IntentEvidence:
     remainder: Sequence[str]
     #: The window's text when it reaches ``now`` (open, or ending after it), else None.
     open_window: str | None
+    #: The window's text when it is a precise time (an hour or less: "at 14:05"), else None.
+    precise_window: str | None = None
 
 
 def _quoted(words: Sequence[str]) -> str:
@@ -55,18 +59,19 @@ def decide_intent(evidence: IntentEvidence) -> tuple[str, str]:
         )
     if evidence.recency:
         return "recent", f"recency cue {_quoted(evidence.recency)}"
-    if evidence.breadth:
-        return "synthesis", f"breadth cue {_quoted(evidence.breadth)}"
     if not evidence.remainder:
         if evidence.open_window is not None:
             return "recent", f"a window up to now ({evidence.open_window!r}) and no topic"
+        if evidence.precise_window is not None:
+            return "detail", f"a precise time ({evidence.precise_window!r}) and no topic"
+        scope = f" (scope words {_quoted(evidence.scope)})" if evidence.scope else ""
+        if evidence.breadth:
+            return "synthesis", f"breadth cue {_quoted(evidence.breadth)} with no topic{scope}"
         if evidence.summary:
-            return "synthesis", (
-                f"summary cue {_quoted(evidence.summary)} with no topic"
-                + (f" (scope words {_quoted(evidence.scope)})" if evidence.scope else "")
-            )
+            return "synthesis", f"summary cue {_quoted(evidence.summary)} with no topic{scope}"
         if evidence.scope:
             return "synthesis", f"only scope words {_quoted(evidence.scope)}, no topic"
         return "detail", "no cue and no content words"
-    narrowed = f"summary cue {_quoted(evidence.summary)} narrowed to " if evidence.summary else ""
+    cues = [*evidence.breadth, *evidence.summary]
+    narrowed = f"summary cue {_quoted(cues)} narrowed to " if cues else ""
     return "detail", f"{narrowed}content words {_quoted(evidence.remainder)}"

@@ -5,8 +5,9 @@ query (:mod:`.folding`: no accents, word-inner apostrophes and hyphens as spaces
 "aujourd hui" and "parle t on"; accents may be kept, they are folded too). Inflection is
 covered by stems ("summar\\w*", "résum\\w*") or listed forms. Placeholders in templates:
 ``<N>`` a number (digits or a number word of the language), ``<UNIT>`` a unit of time,
-``<PERIOD>`` week, month or year, ``<WEEKDAY>`` a day name, ``<DAY>`` and ``<PART>`` a day and
-a part of it ("yesterday" + "morning").
+``<PERIOD>`` week, month or year, ``<WEEKDAY>`` a day name, ``<MONTH>`` a month name,
+``<DAY>`` a day of the month (1-31), ``<YEAR>`` four digits. A space is one or more
+whitespace characters, " ?" any or none.
 
 The tables are the common ways each language asks these things, written from the languages'
 usage, not from any evaluation set. Adding a language is adding one :class:`Lexicon`.
@@ -29,10 +30,16 @@ class Lexicon:
     breadth: tuple[str, ...]
     #: Words that do not narrow a question (the meeting, the discussion, the team, topics...).
     scope: tuple[str, ...]
+    #: Words that point past the memory, to what comes next ("the next meeting"): a question
+    #: about plans, never a summary, though stop-word lists drop them.
+    future: tuple[str, ...]
     #: Asking for what is recent without a date ("what's new", "latest"): implicit recency.
     recency: tuple[str, ...]
     #: Words after which the entity a query is about follows ("where do we talk about").
     entity_leads: tuple[str, ...]
+    #: Words after which a name follows ("who is"): the target counts only when it is
+    #: capitalized, quoted or a known entity ("who is Sarah?", not "who is responsible?").
+    name_leads: tuple[str, ...]
     #: "since": makes the following time the start of an open window.
     since: tuple[str, ...]
     numbers: Mapping[str, int]
@@ -48,7 +55,7 @@ class Lexicon:
     parts: Mapping[str, str]
     #: single expressions of a day and a part: (words, day offset, part) ("this morning").
     day_parts: tuple[tuple[str, int, str], ...]
-    #: what may stand between a <DAY> and a <PART> ("ayer por la mañana").
+    #: what may stand between a day word and a part of the day ("ayer por la mañana").
     part_joiner: str
     #: Monday first.
     weekdays: tuple[str, str, str, str, str, str, str]
@@ -62,6 +69,13 @@ class Lexicon:
     current_period: tuple[str, ...]
     #: words that may lead a clock time ("at", "à", "um").
     clock_leads: tuple[str, ...] = field(default=())
+    #: January first, every form (abbreviations too: they only count next to a day or year).
+    months: tuple[str, ...] = field(default=())
+    #: a month without a day ("in May", "May 2024"): templates with <MONTH> and <YEAR>; a lead
+    #: word or a year is required, since some month names are also words ("may", "mars").
+    month_alone: tuple[str, ...] = field(default=())
+    #: a day of a month ("May 3rd", "le 3 mai"): templates with <DAY>, <MONTH> and <YEAR>.
+    day_dates: tuple[str, ...] = field(default=())
 
 
 def _frozen(mapping: dict) -> Mapping:
@@ -78,7 +92,8 @@ ENGLISH = Lexicon(
         r"rundown",
         r"digest",
         r"gist",
-        r"tl ?dr",
+        r"tl[ ;]?dr",
+        r"list",
         r"brief me",
         r"debrief\w*",
         r"about(?=[\s?.!]*$)",
@@ -97,6 +112,10 @@ ENGLISH = Lexicon(
         r"from start to finish",
         r"from beginning to end",
         r"step by step",
+        r"action items?",
+        r"next steps",
+        r"to ?dos?",
+        r"follow ?ups?",
     ),
     scope=(
         r"meetings?",
@@ -150,6 +169,17 @@ ENGLISH = Lexicon(
         r"taken",
         r"things?",
         r"stuff",
+        r"projects?",
+        r"workshops?",
+        r"seminars?",
+        r"webinars?",
+        r"stand ?ups?",
+        r"retrospectives?",
+        r"interviews?",
+        r"hearings?",
+        r"debates?",
+        r"threads?",
+        r"channels?",
         r"participants?",
         r"people",
         r"transcripts?",
@@ -157,12 +187,14 @@ ENGLISH = Lexicon(
         r"notes",
         r"record",
     ),
+    future=(r"next", r"upcoming", r"future"),
     recency=(
         r"what s new",
         r"what is new",
         r"anything new",
         r"something new",
-        r"news",
+        r"any news",
+        r"what s the news",
         r"latest",
         r"newest",
         r"most recent\w*",
@@ -171,21 +203,24 @@ ENGLISH = Lexicon(
         r"any updates?",
         r"(?:what|anything) (?:has |have )?changed",
         r"catch me up",
+        r"what did i miss",
         r"last (?:messages?|updates?|things? said)",
+        r"(?:the )?(?:last|latest|previous) (?:meeting|session|call|discussion|conversation)s?",
     ),
     entity_leads=(
         r"where (?:do|did|does|have|has|were|was|are|is) (?:we|they|you|people|it|someone|anyone) "
         r"(?:talk\w*|speak\w*|spoke|discuss\w*|mention\w*|say|said|bring up|brought up) "
         r"(?:about |of |on )?",
-        r"where (?:is|was|are|were) ",
+        r"where (?:is|was|are|were) (?=[^?.!]*\b(?:mention\w*|discuss\w*|talked|said|brought up"
+        r"|raised|c[ao]me up|covered)\b)",
         r"(?:all |any )?mentions? of ",
         r"(?:every|each) (?:mention|time \w+ (?:talk\w*|mention\w*|discuss\w*)) (?:of |about )?",
         r"everything (?:about|on|regarding|concerning) ",
         r"all (?:about|on) ",
         r"what do (?:we|you) know about ",
-        r"who (?:is|was|are|were) ",
         r"tell me about ",
     ),
+    name_leads=(r"who (?:is|was|are|were) ",),
     since=(r"since", r"from", r"starting"),
     numbers=_frozen(
         {
@@ -255,6 +290,28 @@ ENGLISH = Lexicon(
     previous_period=(r"last <PERIOD>", r"previous <PERIOD>"),
     current_period=(r"this <PERIOD>", r"current <PERIOD>"),
     clock_leads=(r"at", r"around", r"about"),
+    months=(
+        r"january|jan",
+        r"february|feb",
+        r"march|mar",
+        r"april|apr",
+        r"may",
+        r"june|jun",
+        r"july|jul",
+        r"august|aug",
+        r"september|sept?",
+        r"october|oct",
+        r"november|nov",
+        r"december|dec",
+    ),
+    month_alone=(
+        r"(?:in|during|since|until|of|early|late|mid) <MONTH>(?:,? <YEAR>)?",
+        r"<MONTH>,? <YEAR>",
+    ),
+    day_dates=(
+        r"<MONTH> <DAY>(?:st|nd|rd|th)?(?:,? <YEAR>)?",
+        r"(?:the )?<DAY>(?:st|nd|rd|th)? (?:of )?<MONTH>(?:,? <YEAR>)?",
+    ),
 )
 
 FRENCH = Lexicon(
@@ -265,6 +322,8 @@ FRENCH = Lexicon(
         r"synthès\w*",
         r"synthétis\w*",
         r"bilan",
+        r"list(?:e|es|ez|er)",
+        r"énumèr(?:e|es|ez|er)",
         r"aperçu",
         r"compte rendu",
         r"raconte\w*",
@@ -284,6 +343,8 @@ FRENCH = Lexicon(
         r"de bout en bout",
         r"du début à la fin",
         r"étape par étape",
+        r"prochaines étapes",
+        r"actions à mener",
     ),
     scope=(
         r"réunions?",
@@ -299,49 +360,61 @@ FRENCH = Lexicon(
         r"toute",
         r"tous",
         r"toutes",
-        r"entier\w*",
+        r"enti[eè]re?s?",
         r"ensemble",
-        r"global\w*",
-        r"général\w*",
+        r"globa(?:l|le|les|ux|lement)",
+        r"généra(?:l|le|les|ux|lement)",
         r"sujets?",
         r"thèmes?",
         r"points?",
         r"décisions?",
-        r"décid\w*",
+        r"décid(?:er|é|ée|és|ées|ons|ez|ent|ait)",
         r"conclusions?",
-        r"conclu\w*",
+        r"conclu(?:e|es|s|re|ons|ez|ent)?",
         r"résultats?",
         r"ordre du jour",
-        r"principa\w*",
+        r"principa(?:l|le|les|ux|lement)",
         r"clés?",
-        r"fina\w*",
+        r"fina(?:l|le|les|ux|lement)",
         r"importants?",
         r"dit",
         r"dites?",
-        r"parl\w*",
-        r"abord\w*",
-        r"passé",
-        r"pass\w*",
-        r"retenu\w*",
+        r"parl(?:e|é|ée|és|ées|er|ons|ez|ent|ait|aient)",
+        r"abord(?:é|ée|és|ées|er|ons|ez|ent|ait)",
+        r"pass[ée](?:e|s|es)?",
+        r"retenue?s?",
+        r"pris(?:e|es)?",
+        r"s il (?:te|vous) pla[iî]t",
+        r"merci",
+        r"projets?",
+        r"ateliers?",
+        r"séminaires?",
+        r"webinaires?",
+        r"entretiens?",
+        r"débats?",
+        r"fils?",
         r"choses?",
         r"participants?",
         r"gens",
         r"notes?",
     ),
+    future=(r"prochaine?s?", r"à venir", r"futur\w*"),
     recency=(
         r"quoi de (?:neuf|nouveau)",
         r"qu y a t il de nouveau",
         r"qu est ce qu il y a de nouveau",
         r"du nouveau",
+        r"qu est ce que j ai (?:raté|manqué)",
+        r"qu ai je (?:raté|manqué)",
         r"nouveautés?",
-        r"nouvelles",
+        r"(?:des|quelles) nouvelles",
         r"dernièrement",
         r"récemment",
         r"récent\w*",
         r"dernières? (?:nouvelles|infos?|informations|messages?|mises? à jour)",
         r"derniers messages",
         r"(?:qu est ce qui|qu est ce qui a|quoi) (?:a )?changé",
-        r"mises? à jour",
+        r"(?:la |le )?derni(?:er|ère) (?:réunion|séance|appel|échange|discussion|conversation)",
     ),
     entity_leads=(
         r"où (?:est ce qu )?(?:parle t on|on parle|a t on parlé|avons nous parlé|parlons nous"
@@ -350,10 +423,10 @@ FRENCH = Lexicon(
         r"|a t on discuté|est il mentionné|est elle mentionnée) (?:de la |de l |du |des |de |d )?",
         r"(?:toutes? les )?mentions? (?:de la |de l |du |des |de |d )",
         r"tout (?:sur|à propos de|au sujet de|concernant) ",
-        r"qui (?:est|était|sont) ",
         r"que sait on (?:de la |de l |du |des |de |d |sur )",
         r"parle moi (?:de la |de l |du |des |de |d )",
     ),
+    name_leads=(r"qui (?:est|était|sont) ",),
     since=(r"depuis", r"à partir d", r"à partir de", r"à compter de"),
     numbers=_frozen(
         {
@@ -412,6 +485,25 @@ FRENCH = Lexicon(
     ),
     current_period=(r"(?:cette|ce|cet) <PERIOD>(?: ci)?",),
     clock_leads=(r"à", r"vers", r"a"),
+    months=(
+        r"janvier|janv",
+        r"février|févr",
+        r"mars",
+        r"avril|avr",
+        r"mai",
+        r"juin",
+        r"juillet|juil",
+        r"août",
+        r"septembre|sept",
+        r"octobre|oct",
+        r"novembre|nov",
+        r"décembre|déc",
+    ),
+    month_alone=(
+        r"(?:en|depuis|durant|pendant|début|fin|mi|mois de|mois d) <MONTH>(?: <YEAR>)?",
+        r"<MONTH> <YEAR>",
+    ),
+    day_dates=(r"(?:le )?<DAY>(?:er)? <MONTH>(?: <YEAR>)?",),
 )
 
 GERMAN = Lexicon(
@@ -423,6 +515,7 @@ GERMAN = Lexicon(
         r"übersicht",
         r"resümee",
         r"fazit",
+        r"auflist\w*",
         r"worum",
     ),
     breadth=(
@@ -434,59 +527,73 @@ GERMAN = Lexicon(
         r"chronolog\w*",
         r"von anfang bis ende",
         r"schritt für schritt",
+        r"nächsten schritte",
+        r"aufgaben",
+        r"to ?dos?",
     ),
     scope=(
-        r"besprechung\w*",
+        r"besprechung(?:en)?",
         r"meetings?",
-        r"sitzung\w*",
-        r"gespräch\w*",
-        r"diskussion\w*",
+        r"sitzung(?:en)?",
+        r"gespräch(?:e|en|s)?",
+        r"diskussion(?:en)?",
         r"diskutiert",
         r"besprochen",
-        r"team\w*",
-        r"gruppe\w*",
-        r"ganz\w*",
-        r"gesamt\w*",
-        r"alle\w*",
+        r"teams?",
+        r"gruppen?",
+        r"ganz(?:e|en|er|es)?",
+        r"gesamte?[nrs]?",
+        r"alle[mnrs]?",
         r"thema",
         r"themen",
         r"punkte?",
-        r"entscheidung\w*",
+        r"entscheidung(?:en)?",
         r"entschieden",
-        r"beschl\w*",
-        r"ergebnis\w*",
-        r"wichtigste\w*",
-        r"haupt\w*",
+        r"beschl(?:uss|üsse|ossen)",
+        r"ergebnis(?:se|sen)?",
+        r"wichtigste[nrs]?",
         r"gesagt",
         r"geredet",
         r"gesprochen",
-        r"erwähn\w*",
+        r"erwähnt(?:e|en)?",
+        r"projekte?",
+        r"workshops?",
+        r"seminare?",
+        r"interviews?",
+        r"debatten?",
         r"passiert",
         r"dinge",
-        r"teilnehmer\w*",
+        r"bitte",
+        r"danke",
+        r"getroffen",
+        r"teilnehmer(?:in|innen|n)?",
     ),
+    future=(r"nächste[nrs]?", r"kommende[nrs]?", r"künftig\w*"),
     recency=(
         r"was gibt s neues",
         r"was gibt es neues",
         r"was ist neu",
         r"neuigkeiten",
-        r"neueste\w*",
+        r"neueste[nrs]?",
         r"zuletzt",
+        r"was habe ich verpasst",
         r"kürzlich",
         r"neulich",
         r"in letzter zeit",
         r"(?:was hat sich|was ist) (?:\w+ )?(?:geändert|verändert)",
         r"aktuelle?s?",
+        r"(?:die |der |das )?letzten? (?:besprechung|sitzung|meeting|gespräch)",
     ),
     entity_leads=(
         r"wo (?:reden|sprechen|redeten|sprachen|diskutieren|diskutierten) (?:wir|sie) "
         r"(?:über |von )?(?:den |die |das |dem )?",
-        r"wo (?:wird|wurde) (?:über )?",
+        r"wo (?:wird|wurde) (?:über )?(?=[^?.!]*(?:erwähnt|besprochen|diskutiert|gesprochen"
+        r"|geredet))",
         r"(?:alle )?erwähnungen (?:von |des |der )?",
         r"alles (?:über|zu|zum|zur) ",
-        r"wer (?:ist|war|sind) ",
         r"was wissen wir über ",
     ),
+    name_leads=(r"wer (?:ist|war|sind) ",),
     since=(r"seit", r"ab"),
     numbers=_frozen(
         {
@@ -554,6 +661,22 @@ GERMAN = Lexicon(
     previous_period=(r"(?:letzte|letzten|letztes|vergangene|vergangenen|vergangenes) <PERIOD>",),
     current_period=(r"(?:diese|diesen|dieses) <PERIOD>",),
     clock_leads=(r"um", r"gegen"),
+    months=(
+        r"januar|jan",
+        r"februar|feb",
+        r"märz|mär",
+        r"april|apr",
+        r"mai",
+        r"juni|jun",
+        r"juli|jul",
+        r"august|aug",
+        r"september|sept?",
+        r"oktober|okt",
+        r"november|nov",
+        r"dezember|dez",
+    ),
+    month_alone=(r"(?:im|seit|bis|anfang|ende|mitte) <MONTH>(?: <YEAR>)?", r"<MONTH> <YEAR>"),
+    day_dates=(r"(?:am |vom |seit dem )?<DAY>\. ?<MONTH>(?: <YEAR>)?",),
 )
 
 SPANISH = Lexicon(
@@ -563,6 +686,8 @@ SPANISH = Lexicon(
         r"síntesis",
         r"sintetiz\w*",
         r"panorama",
+        r"enumera\w*",
+        r"lista\w*",
         r"de qué",
     ),
     breadth=(
@@ -576,11 +701,13 @@ SPANISH = Lexicon(
         r"línea de tiempo",
         r"de principio a fin",
         r"paso a paso",
+        r"próximos pasos",
+        r"tareas pendientes",
     ),
     scope=(
         r"reuni(?:ón|ones)",
         r"discusi(?:ón|ones)",
-        r"discut\w*",
+        r"discut(?:ir|ido|ida|idos|idas|imos|ieron|ió|e|en)",
         r"conversaci(?:ón|ones)",
         r"charlas?",
         r"llamadas?",
@@ -595,31 +722,40 @@ SPANISH = Lexicon(
         r"puntos?",
         r"asuntos?",
         r"decisi(?:ón|ones)",
-        r"decid\w*",
+        r"decid(?:ir|ido|ida|idos|idas|imos|ieron|ió)",
         r"conclusi(?:ón|ones)",
         r"resultados?",
         r"principal(?:es)?",
         r"clave",
         r"final(?:es)?",
         r"importantes?",
-        r"habl\w*",
+        r"habl(?:ar|ado|amos|aron|ó|a|an)",
         r"dich[oa]",
-        r"dij\w*",
-        r"trat\w*",
+        r"dij(?:o|eron|imos)",
+        r"trat(?:ó|aron|ado|amos|a)",
+        r"proyectos?",
+        r"talleres?",
+        r"seminarios?",
+        r"entrevistas?",
+        r"debates?",
         r"pas[óo]",
         r"cosas?",
+        r"tomad[oa]s?",
         r"participantes?",
     ),
+    future=(r"próxim[oa]s?", r"siguientes?", r"futur[oa]s?"),
     recency=(
         r"qué hay de nuevo",
         r"qué (?:hay|ha habido) de nuevo",
         r"novedad(?:es)?",
         r"lo (?:último|más reciente)",
         r"últimamente",
+        r"qué me (?:he )?perdido",
+        r"qué me perdí",
         r"recientemente",
         r"recientes?",
         r"qué ha cambiado",
-        r"actualizaci(?:ón|ones)",
+        r"(?:la )?última (?:reunión|sesión|llamada|discusión|conversación)",
     ),
     entity_leads=(
         r"dónde (?:hablamos|hablan|hablaron|se habla|se habló|se menciona|se mencionó"
@@ -627,9 +763,9 @@ SPANISH = Lexicon(
         r"(?:del |de la |de los |de las |de |sobre )?",
         r"(?:todas las )?menciones (?:del |de la |de los |de las |de |a )",
         r"todo (?:sobre|acerca de) ",
-        r"quién (?:es|era|fue) ",
         r"qué sabemos (?:de|sobre) ",
     ),
+    name_leads=(r"quién (?:es|era|fue) ",),
     since=(r"desde", r"a partir de"),
     numbers=_frozen(
         {
@@ -683,6 +819,26 @@ SPANISH = Lexicon(
     previous_period=(r"(?:la |el )?<PERIOD> pasad[oa]", r"(?:la |el )?<PERIOD> anterior"),
     current_period=(r"(?:esta|este) <PERIOD>",),
     clock_leads=(r"a las", r"a la", r"sobre las"),
+    months=(
+        r"enero|ene",
+        r"febrero|feb",
+        r"marzo|mar",
+        r"abril|abr",
+        r"mayo|may",
+        r"junio|jun",
+        r"julio|jul",
+        r"agosto|ago",
+        r"septiembre|setiembre|sept?",
+        r"octubre|oct",
+        r"noviembre|nov",
+        r"diciembre|dic",
+    ),
+    month_alone=(
+        r"(?:en|desde|durante|hasta|a principios de|a finales de|a mediados de) <MONTH>"
+        r"(?: de <YEAR>)?",
+        r"<MONTH> de <YEAR>",
+    ),
+    day_dates=(r"(?:el )?<DAY> de <MONTH>(?: de <YEAR>)?",),
 )
 
 ITALIAN = Lexicon(
@@ -694,6 +850,7 @@ ITALIAN = Lexicon(
         r"sintesi",
         r"sintetizz\w*",
         r"panoramica",
+        r"elenc\w*",
         r"di cosa",
         r"di che cosa",
     ),
@@ -709,11 +866,12 @@ ITALIAN = Lexicon(
         r"cronolog\w*",
         r"dall inizio alla fine",
         r"passo dopo passo",
+        r"prossimi passi",
     ),
     scope=(
         r"riunion[ei]",
         r"discussion[ei]",
-        r"discuss\w*",
+        r"discuss(?:o|a|i|e)",
         r"conversazion[ei]",
         r"chiamat[ae]",
         r"session[ei]",
@@ -735,23 +893,31 @@ ITALIAN = Lexicon(
         r"final[ei]",
         r"important[ei]",
         r"parlat[oi]",
-        r"parl\w*",
+        r"parl(?:ato|ata|ati|are|iamo|ano|ava|avano)",
+        r"progett[oi]",
+        r"seminari?o?",
+        r"intervist[ae]",
+        r"dibattit[oi]",
         r"dett[oa]",
         r"success[oa]",
         r"cose",
+        r"pres[oaie]",
+        r"per favore",
         r"partecipanti",
     ),
+    future=(r"prossim[oaie]", r"futur[oaie]"),
     recency=(
         r"cosa c è di nuovo",
         r"che c è di nuovo",
         r"novità",
         r"ultimamente",
+        r"cosa mi sono pers[oa]",
         r"recentemente",
         r"di recente",
         r"recent[ei]",
         r"(?:le )?ultime (?:notizie|novità|informazioni|messaggi)",
         r"cosa è cambiato",
-        r"aggiornament[oi]",
+        r"(?:l )?ultima (?:riunione|sessione|chiamata|discussione|conversazione)",
     ),
     entity_leads=(
         r"dove (?:parliamo|parlano|abbiamo parlato|si parla|si è parlato|si menziona"
@@ -759,9 +925,9 @@ ITALIAN = Lexicon(
         r"(?:del |della |dello |dei |degli |delle |di |d )?",
         r"(?:tutte le )?menzioni (?:del |della |dello |dei |degli |delle |di |d )",
         r"tutto (?:su|sul|sulla|sullo|riguardo) ",
-        r"chi (?:è|era|sono) ",
         r"cosa sappiamo (?:di|su) ",
     ),
+    name_leads=(r"chi (?:è|era|sono) ",),
     since=(r"da", r"dal", r"dalla", r"dall", r"dallo", r"a partire da"),
     numbers=_frozen(
         {
@@ -824,6 +990,25 @@ ITALIAN = Lexicon(
     ),
     current_period=(r"(?:questa|questo|quest) <PERIOD>",),
     clock_leads=(r"alle", r"all", r"verso le", r"a"),
+    months=(
+        r"gennaio|genn?",
+        r"febbraio|febb?",
+        r"marzo|mar",
+        r"aprile|apr",
+        r"maggio|magg?",
+        r"giugno|giu",
+        r"luglio|lug",
+        r"agosto|ago",
+        r"settembre|sett?",
+        r"ottobre|ott",
+        r"novembre|nov",
+        r"dicembre|dic",
+    ),
+    month_alone=(
+        r"(?:a|in|da|durante|fino a|inizio|fine|metà) <MONTH>(?: <YEAR>)?",
+        r"<MONTH> <YEAR>",
+    ),
+    day_dates=(r"(?:il |l )?<DAY> <MONTH>(?: <YEAR>)?",),
 )
 
 PORTUGUESE = Lexicon(
@@ -833,6 +1018,7 @@ PORTUGUESE = Lexicon(
         r"síntese",
         r"sintetiz\w*",
         r"panorama",
+        r"list(?:e|a|ar)",
         r"visão geral",
         r"sobre o que",
         r"do que",
@@ -848,11 +1034,12 @@ PORTUGUESE = Lexicon(
         r"linha do tempo",
         r"do início ao fim",
         r"passo a passo",
+        r"próximos passos",
     ),
     scope=(
         r"reuni(?:ão|ões)",
         r"discuss(?:ão|ões)",
-        r"discut\w*",
+        r"discut(?:ido|ida|imos|iram|iu|ir)",
         r"conversas?",
         r"chamadas?",
         r"sess(?:ão|ões)",
@@ -869,28 +1056,35 @@ PORTUGUESE = Lexicon(
         r"assuntos?",
         r"pontos?",
         r"decis(?:ão|ões)",
-        r"decid\w*",
+        r"decid(?:ido|ida|imos|iram|iu|ir)",
         r"conclus(?:ão|ões)",
         r"resultados?",
         r"principa(?:l|is)",
         r"chave",
         r"fina(?:l|is)",
         r"importantes?",
-        r"fal\w*",
+        r"fal(?:ado|ada|amos|aram|ou|a|am|ar)",
+        r"projetos?",
+        r"seminários?",
+        r"entrevistas?",
+        r"debates?",
         r"dit[oa]",
         r"aconteceu",
         r"coisas?",
+        r"tomad[oa]s?",
         r"participantes?",
     ),
+    future=(r"próxim[oa]s?", r"seguintes?", r"futur[oa]s?"),
     recency=(
         r"o que há de novo",
         r"o que (?:tem|temos) de novo",
         r"novidades?",
         r"ultimamente",
+        r"o que (?:eu )?perdi",
         r"recentemente",
         r"recentes?",
         r"o que mudou",
-        r"atualizaç(?:ão|ões)",
+        r"(?:a )?última (?:reunião|sessão|chamada|discussão|conversa)",
     ),
     entity_leads=(
         r"onde (?:falamos|falam|falaram|se fala|se falou|se menciona|se mencionou"
@@ -898,9 +1092,9 @@ PORTUGUESE = Lexicon(
         r"(?:do |da |dos |das |de |sobre (?:o |a )?)?",
         r"(?:todas as )?menç(?:ão|ões) (?:ao |à |do |da |dos |das |de |a )",
         r"tudo (?:sobre|acerca de) (?:o |a )?",
-        r"quem (?:é|era|foi) ",
         r"o que sabemos (?:de|sobre) ",
     ),
+    name_leads=(r"quem (?:é|era|foi) ",),
     since=(r"desde", r"a partir de"),
     numbers=_frozen(
         {
@@ -958,6 +1152,25 @@ PORTUGUESE = Lexicon(
     previous_period=(r"(?:na |no |a |o )?<PERIOD> passad[oa]", r"(?:na |no )?<PERIOD> anterior"),
     current_period=(r"(?:esta|este|nesta|neste) <PERIOD>",),
     clock_leads=(r"às", r"as", r"por volta das"),
+    months=(
+        r"janeiro|jan",
+        r"fevereiro|fev",
+        r"março|mar",
+        r"abril|abr",
+        r"maio|mai",
+        r"junho|jun",
+        r"julho|jul",
+        r"agosto|ago",
+        r"setembro|set",
+        r"outubro|out",
+        r"novembro|nov",
+        r"dezembro|dez",
+    ),
+    month_alone=(
+        r"(?:em|desde|durante|até|no início de|no fim de) <MONTH>(?: de <YEAR>)?",
+        r"<MONTH> de <YEAR>",
+    ),
+    day_dates=(r"(?:em |no dia |dia )?<DAY> de <MONTH>(?: de <YEAR>)?",),
 )
 
 #: Every language with cues, by ISO 639-1 code.

@@ -1,7 +1,7 @@
 """Explicit time windows in a query ("since yesterday", "last week", "à 00h18"), resolved
 against ``now``.
 
-Conventions (documented in docs/memory.md):
+Conventions:
 
 - Days, weeks (Monday first), months and years are calendar ones in ``now``'s time zone:
   "yesterday" is yesterday 00:00 to today 00:00, "last week" the previous Monday-to-Monday.
@@ -14,22 +14,27 @@ Conventions (documented in docs/memory.md):
 - "3 days ago" is that calendar day (weeks, months, years alike); "2 hours ago" the hour
   centred on ``now - 2h`` (minutes alike).
 - "between/from X and/to Y" spans from X's start to Y's end.
+- A month ("in May", "en mars 2023") or a day of one ("May 3rd", "le 3 mai", "3. Mai") without
+  a year is the latest one not after ``now``; a month name alone needs a lead word or a year
+  ("may" and "mars" are words too).
 - Parts of a day: morning 00:00-12:00, afternoon 12:00-18:00, evening 18:00-24:00, night
   18:00-06:00 the next day.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
-from functools import cache
 from typing import Any
 
-from rerank_plus.memory.query.cues import words_pattern
-from rerank_plus.memory.query.folding import fold
-from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
+from rerank_plus.memory.query import time_expressions
+from rerank_plus.memory.query.time_expressions import (
+    Expression,
+    connectors,
+    find_expressions,
+    lead_languages,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,213 +56,9 @@ class TimeWindow:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Found:
-    """A time expression in the folded query: its kind, span, language and parsed parts."""
-
-    kind: str
-    start: int
-    end: int
-    language: str | None
-    parts: dict[str, Any]
-
-
 #: Hours each part of a day covers (start, end), end past 24 for the night.
 PART_HOURS = {"morning": (0, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 30)}
 _UNIT_DELTAS = {"minute": timedelta(minutes=1), "hour": timedelta(hours=1)}
-_DAY_KINDS = frozenset({"day", "weekday", "date"})
-
-
-def _alternation(mapping: dict[Any, str] | Any) -> list[tuple[Any, re.Pattern[str]]]:
-    return [(key, re.compile(rf"(?:{fold(words)})$")) for key, words in mapping.items()]
-
-
-def _number_pattern(lexicon: Lexicon) -> str:
-    words = sorted((fold(word) for word in lexicon.numbers), key=len, reverse=True)
-    return r"(?P<n>\d{1,4}|" + "|".join(w.replace(" ", r"\s+") for w in words) + ")"
-
-
-def _expand(template: str, lexicon: Lexicon) -> str:
-    units = "|".join(fold(words) for words in lexicon.units.values())
-    periods = "|".join(fold(words) for words in lexicon.periods.values())
-    weekdays = "|".join(fold(words) for words in lexicon.weekdays)
-    pattern = fold(template).replace(" ", r"\s+")
-    return (
-        pattern.replace("<n>", _number_pattern(lexicon))  # folded: the placeholders lowercased
-        .replace("<unit>", rf"(?P<unit>{units})")
-        .replace("<period>", rf"(?P<period>{periods})")
-        .replace("<weekday>", rf"(?P<weekday>{weekdays})")
-    )
-
-
-def _word(pattern: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w)(?:{pattern})(?!\w)")
-
-
-@dataclass(frozen=True)
-class _LanguagePatterns:
-    """One language's time patterns, compiled, with the tables that read their groups."""
-
-    language: str
-    lexicon: Lexicon
-    patterns: tuple[tuple[str, re.Pattern[str]], ...]
-    units: list[tuple[str, re.Pattern[str]]]
-    periods: list[tuple[str, re.Pattern[str]]]
-    weekdays: list[tuple[int, re.Pattern[str]]]
-    days: list[tuple[int, re.Pattern[str]]]
-    parts: list[tuple[str, re.Pattern[str]]]
-    numbers: dict[str, int]
-
-
-def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
-    def templates(kind: str, items: tuple[str, ...]) -> list[tuple[str, re.Pattern[str]]]:
-        return [(kind, _word(_expand(template, lexicon))) for template in items]
-
-    days = "|".join(fold(words) for words in lexicon.days.values())
-    parts = "|".join(fold(words) for words in lexicon.parts.values())
-    weekdays = "|".join(fold(words) for words in lexicon.weekdays)
-    joiner = fold(lexicon.part_joiner).replace(" ", r"\s+")
-    patterns = [
-        *templates("ago", lexicon.ago),
-        *templates("last_n", lexicon.last_n),
-        *templates("duration", ("<N> <UNIT>",)),
-        *templates("previous_weekday", lexicon.previous_weekday),
-        *templates("previous_period", lexicon.previous_period),
-        *templates("current_period", lexicon.current_period),
-        ("day_part", _word(rf"(?P<day>{days}){joiner}(?P<part>{parts})")),
-        ("day", _word(rf"(?P<day>{days})")),
-        ("weekday", _word(rf"(?P<weekday>{weekdays})")),
-    ]
-    for words, offset, part in lexicon.day_parts:
-        patterns.append((f"fixed_part:{offset}:{part}", _word(fold(words).replace(" ", r"\s+"))))
-    numbers = {re.sub(r"\s+", " ", fold(word)): value for word, value in lexicon.numbers.items()}
-    return _LanguagePatterns(
-        language,
-        lexicon,
-        tuple(patterns),
-        _alternation(dict(lexicon.units)),
-        _alternation(dict(lexicon.periods)),
-        _alternation(dict(enumerate(lexicon.weekdays))),
-        _alternation(dict(lexicon.days)),
-        _alternation(dict(lexicon.parts)),
-        numbers,
-    )
-
-
-@cache
-def _all_patterns() -> tuple[_LanguagePatterns, ...]:
-    return tuple(_language_patterns(code, lexicon) for code, lexicon in LEXICONS.items())
-
-
-@cache
-def _shared_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """Clock times and ISO dates, written alike in every language."""
-    leads = "|".join(
-        sorted(
-            {
-                fold(lead).replace(" ", r"\s+")
-                for lex in LEXICONS.values()
-                for lead in lex.clock_leads
-            },
-            key=len,
-            reverse=True,
-        )
-    )
-    lead = rf"(?:(?:{leads})\s+)?"
-    hour = r"(?P<h>[01]?\d|2[0-3])"
-    meridiem = r"(?:\s?(?P<ap>a\.?\s?m\.?|p\.?\s?m\.?)(?!\w))?"
-    return (
-        (
-            "date",
-            re.compile(
-                r"(?<!\d)(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})"
-                r"(?:[t\s](?P<h>\d{2}):(?P<mi>\d{2})(?::\d{2}(?:\.\d+)?)?"
-                r"(?P<tz>z|[+-]\d{2}:?\d{2})?)?(?!\d)"
-            ),
-        ),
-        ("clock", re.compile(rf"(?<!\w){lead}{hour}(?::|\s?h\s?)(?P<mi>[0-5]\d)(?!\d){meridiem}")),
-        (
-            "clock",
-            re.compile(
-                rf"(?<!\w){lead}{hour}(?:\s?(?:h|uhr|o\s+clock)(?!\w)|\s?(?P<ap>a\.?\s?m\.?|p\.?\s?m\.?)(?!\w))"
-            ),
-        ),
-    )
-
-
-@cache
-def _connectors() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """ "since" before a time, "between/from" before a range, "and/to" inside it."""
-    since = [word for lex in LEXICONS.values() for word in lex.since]
-    opening = ["between", "from", "entre", "de", "du", "zwischen", "von", "vom", "desde", "tra",
-               "fra", "da", "dal", "dalle"]  # fmt: skip
-    inner = ["and", "to", "until", "till", "through", "et", "à", "au", "jusqu à", "und", "bis",
-             "y", "hasta", "a", "e", "fino a", "al", "alle", "até"]  # fmt: skip
-    return (
-        re.compile(words_pattern(since) + r"\s+$"),
-        re.compile(words_pattern(opening) + r"\s+$"),
-        re.compile(r"^\s*(?:-|" + words_pattern(inner) + r")\s*$"),
-    )
-
-
-def _lookup(table: list[tuple[Any, re.Pattern[str]]], text: str) -> Any:
-    text = re.sub(r"\s+", " ", text)
-    return next(key for key, pattern in table if pattern.match(text))
-
-
-def _number(patterns: _LanguagePatterns, text: str | None) -> int:
-    if text is None:
-        return 1
-    text = re.sub(r"\s+", " ", text)
-    return int(text) if text.isdigit() else patterns.numbers[text]
-
-
-def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict[str, Any]:
-    groups = match.groupdict()
-    if kind in ("ago", "last_n", "duration"):
-        return {
-            "n": _number(patterns, groups.get("n")),
-            "unit": _lookup(patterns.units, groups["unit"]),
-        }
-    if kind in ("previous_period", "current_period"):
-        return {"period": _lookup(patterns.periods, groups["period"])}
-    if kind in ("weekday", "previous_weekday"):
-        return {"weekday": _lookup(patterns.weekdays, groups["weekday"])}
-    if kind == "day":
-        return {"offset": _lookup(patterns.days, groups["day"])}
-    if kind == "day_part":
-        return {
-            "offset": _lookup(patterns.days, groups["day"]),
-            "part": _lookup(patterns.parts, groups["part"]),
-        }
-    return {}
-
-
-def _find(folded: str) -> list[_Found]:
-    found: list[_Found] = []
-    for patterns in _all_patterns():
-        for kind, pattern in patterns.patterns:
-            for match in pattern.finditer(folded):
-                if kind.startswith("fixed_part:"):
-                    _, offset, part = kind.split(":")
-                    parts: dict[str, Any] = {"offset": int(offset), "part": part}
-                    kind = "day_part"
-                else:
-                    parts = _parts(kind, match, patterns)
-                found.append(_Found(kind, match.start(), match.end(), patterns.language, parts))
-    for kind, pattern in _shared_patterns():
-        for match in pattern.finditer(folded):
-            found.append(_Found(kind, match.start(), match.end(), None, match.groupdict()))
-    return _longest_first(found)
-
-
-def _longest_first(found: list[_Found]) -> list[_Found]:
-    """Non-overlapping expressions, the longest kept where two overlap, in query order."""
-    kept: list[_Found] = []
-    for item in sorted(found, key=lambda f: (f.start - f.end, f.start)):
-        if all(item.end <= other.start or item.start >= other.end for other in kept):
-            kept.append(item)
-    return sorted(kept, key=lambda f: f.start)
 
 
 # --- resolution -----------------------------------------------------------------------------
@@ -337,7 +138,7 @@ def _date_span(parts: dict[str, Any], now: datetime) -> tuple[datetime, datetime
     return moment, moment + timedelta(minutes=1)
 
 
-def _span(found: _Found, now: datetime) -> tuple[datetime, datetime | None]:
+def _span(found: Expression, now: datetime) -> tuple[datetime, datetime | None]:
     """The window one expression names, relative to ``now`` (aware)."""
     tz, today, parts = now.tzinfo, now.date(), found.parts
     resolvers: dict[str, Callable[[], tuple[datetime, datetime | None]]] = {
@@ -357,6 +158,8 @@ def _span(found: _Found, now: datetime) -> tuple[datetime, datetime | None]:
         "last_n": lambda: (_minus(now, parts["n"], parts["unit"]), None),
         "duration": lambda: (_minus(now, parts["n"], parts["unit"]), None),
         "clock": lambda: _clock_span(parts, now, None),
+        "month": lambda: _month_span(parts, now),
+        "day_date": lambda: _day_span(_named_day(parts, today), tz),
         "date": lambda: _date_span(parts, now),
     }
     if found.kind == "day_part":
@@ -371,6 +174,29 @@ def _span(found: _Found, now: datetime) -> tuple[datetime, datetime | None]:
     return resolvers[found.kind]()
 
 
+def _month_span(parts: dict[str, Any], now: datetime) -> tuple[datetime, datetime]:
+    """The month named, in the year given or the latest one not after ``now``'s month."""
+    year = parts["year"] or (now.year if parts["month"] <= now.month else now.year - 1)
+    return _period_span(date(year, parts["month"], 1), "month", now.tzinfo)
+
+
+def _named_day(parts: dict[str, Any], today: date) -> date:
+    """The day named ("May 3"), in the year given or the latest one not after ``today``; a
+    February 29 without a year is the latest one there was."""
+    if parts["year"]:
+        return date(parts["year"], parts["month"], parts["day"])
+    year = today.year
+    while True:
+        try:
+            day = date(year, parts["month"], parts["day"])
+        except ValueError:  # February 29 of a common year
+            year -= 1
+            continue
+        if day <= today:
+            return day
+        year -= 1
+
+
 def _ago_span(n: int, unit: str, now: datetime) -> tuple[datetime, datetime]:
     moment = _minus(now, n, unit)
     if unit in _UNIT_DELTAS:
@@ -381,11 +207,11 @@ def _ago_span(n: int, unit: str, now: datetime) -> tuple[datetime, datetime]:
     return _period_span(moment.date(), unit, now.tzinfo)
 
 
-def _day_of(found: _Found, now: datetime) -> date | None:
+def _day_of(found: Expression, now: datetime) -> date | None:
     """The calendar day a day-level expression names (for "yesterday at 00:18")."""
     if found.kind == "date" and found.parts.get("h") is None:
         return _date_span(found.parts, now)[0].date()
-    if found.kind in ("day", "weekday", "previous_weekday", "day_part"):
+    if found.kind in ("day", "weekday", "previous_weekday", "day_part", "day_date"):
         return _span(found, now)[0].date()
     if found.kind == "ago" and found.parts["unit"] == "day":
         return _span(found, now)[0].date()
@@ -408,17 +234,19 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
     ``folded`` is :func:`fold` of ``query`` (same length). With several expressions, a range
     "between X and Y" wins, then "since X", then a clock time with a day, then the first one.
     """
-    found = _find(folded)
-    since, opening, inner = _connectors()
+    found = find_expressions(folded)
+    since, opening, inner = connectors()
     starts: dict[int, int] = {}
     for index, item in enumerate(found):
-        lead = since.search(folded, 0, item.start)
+        lead = since.search(folded, 0, item.start) or since.match(folded[item.start : item.end])
         if lead is not None:
-            starts[index] = lead.start()
+            starts[index] = lead.start() if lead.string is folded else item.start
     found_kept = [f for i, f in enumerate(found) if f.kind != "duration" or i in starts]
     if not found_kept:
         return None
-    languages = frozenset(f.language for f in found_kept if f.language)
+    languages = frozenset(f.language for f in found_kept if f.language) | lead_languages(
+        [f.parts["lead"] for f in found_kept if f.kind == "clock" and f.parts.get("lead")]
+    )
 
     def make(start: datetime | None, end: datetime | None, first: int, last: int) -> WindowMatch:
         spans = (*((f.start, f.end) for f in found_kept), (first, last))
@@ -449,6 +277,4 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
 
 def warm_up() -> None:
     """Compile every pattern now rather than on the first query."""
-    _all_patterns()
-    _shared_patterns()
-    _connectors()
+    time_expressions.warm_up()

@@ -1,0 +1,279 @@
+"""Time expressions in a folded query, found with each language's lexicon: which kind
+("day", "ago", "clock"...), where, in which language, and what their parts say ("3", "day").
+:mod:`.time_window` turns them into a window against ``now``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from functools import cache
+from typing import Any
+
+from rerank_plus.memory.query.cues import spaced, words_pattern
+from rerank_plus.memory.query.folding import fold
+from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    """A time expression in the folded query: its kind, span, language and parsed parts."""
+
+    kind: str
+    start: int
+    end: int
+    language: str | None
+    parts: dict[str, Any]
+
+
+#: Clock times and ISO dates have digits: without one, their patterns are not run.
+_DIGIT = re.compile(r"\d")
+
+
+def _alternation(mapping: dict[Any, str] | Any) -> list[tuple[Any, re.Pattern[str]]]:
+    return [(key, re.compile(rf"(?:{fold(words)})$")) for key, words in mapping.items()]
+
+
+def _number_pattern(lexicon: Lexicon) -> str:
+    words = sorted((fold(word) for word in lexicon.numbers), key=len, reverse=True)
+    return r"(?P<n>\d{1,4}|" + "|".join(w.replace(" ", r"\s+") for w in words) + ")"
+
+
+def _expand(template: str, lexicon: Lexicon) -> str:
+    units = "|".join(fold(words) for words in lexicon.units.values())
+    periods = "|".join(fold(words) for words in lexicon.periods.values())
+    weekdays = "|".join(fold(words) for words in lexicon.weekdays)
+    months = "|".join(fold(words) for words in lexicon.months)
+    pattern = spaced(fold(template))
+    return (
+        pattern.replace("<n>", _number_pattern(lexicon))  # folded: the placeholders lowercased
+        .replace("<unit>", rf"(?P<unit>{units})")
+        .replace("<period>", rf"(?P<period>{periods})")
+        .replace("<weekday>", rf"(?P<weekday>{weekdays})")
+        .replace("<month>", rf"(?P<month>{months})")
+        .replace("<day>", r"(?P<d>[0-3]?\d)")
+        .replace("<year>", r"(?P<y>\d{4})")
+    )
+
+
+def _word(pattern: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w)(?:{pattern})(?!\w)")
+
+
+@dataclass(frozen=True)
+class _LanguagePatterns:
+    """One language's time patterns, compiled, with the tables that read their groups."""
+
+    language: str
+    #: Words without which none of the patterns can match: most queries name no time, and one
+    #: search for these spares the dozen pattern scans.
+    trigger: re.Pattern[str]
+    patterns: tuple[tuple[str, re.Pattern[str]], ...]
+    units: list[tuple[str, re.Pattern[str]]]
+    periods: list[tuple[str, re.Pattern[str]]]
+    weekdays: list[tuple[int, re.Pattern[str]]]
+    months: list[tuple[int, re.Pattern[str]]]
+    days: list[tuple[int, re.Pattern[str]]]
+    parts: list[tuple[str, re.Pattern[str]]]
+    numbers: dict[str, int]
+
+
+def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
+    def templates(kind: str, items: tuple[str, ...]) -> list[tuple[str, re.Pattern[str]]]:
+        return [(kind, _word(_expand(template, lexicon))) for template in items]
+
+    days = "|".join(fold(words) for words in lexicon.days.values())
+    parts = "|".join(fold(words) for words in lexicon.parts.values())
+    weekdays = "|".join(fold(words) for words in lexicon.weekdays)
+    joiner = fold(lexicon.part_joiner).replace(" ", r"\s+")
+    patterns = [
+        *templates("ago", lexicon.ago),
+        *templates("last_n", lexicon.last_n),
+        *templates("duration", ("<N> <UNIT>",)),
+        *templates("previous_weekday", lexicon.previous_weekday),
+        *templates("previous_period", lexicon.previous_period),
+        *templates("current_period", lexicon.current_period),
+        *templates("month", lexicon.month_alone),
+        *templates("day_date", lexicon.day_dates),
+        ("day_part", _word(rf"(?P<day>{days}){joiner}(?P<part>{parts})")),
+        ("day", _word(rf"(?P<day>{days})")),
+        ("weekday", _word(rf"(?P<weekday>{weekdays})")),
+    ]
+    for words, offset, part in lexicon.day_parts:
+        patterns.append((f"fixed_part:{offset}:{part}", _word(spaced(fold(words)))))
+    numbers = {re.sub(r"\s+", " ", fold(word)): value for word, value in lexicon.numbers.items()}
+    trigger_words = [
+        *lexicon.units.values(),
+        *lexicon.periods.values(),
+        *lexicon.days.values(),
+        *lexicon.weekdays,
+        *(words for words, _, _ in lexicon.day_parts),
+        *lexicon.months,
+    ]
+    return _LanguagePatterns(
+        language,
+        re.compile(words_pattern([f"(?:{words})" for words in trigger_words])),
+        tuple(patterns),
+        _alternation(dict(lexicon.units)),
+        _alternation(dict(lexicon.periods)),
+        _alternation(dict(enumerate(lexicon.weekdays))),
+        _alternation({number: words for number, words in enumerate(lexicon.months, 1)}),
+        _alternation(dict(lexicon.days)),
+        _alternation(dict(lexicon.parts)),
+        numbers,
+    )
+
+
+@cache
+def _all_patterns() -> tuple[_LanguagePatterns, ...]:
+    return tuple(_language_patterns(code, lexicon) for code, lexicon in LEXICONS.items())
+
+
+@cache
+def _shared_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Clock times and ISO dates, written alike in every language."""
+    leads = "|".join(
+        sorted(
+            {
+                fold(lead).replace(" ", r"\s+")
+                for lex in LEXICONS.values()
+                for lead in lex.clock_leads
+            },
+            key=len,
+            reverse=True,
+        )
+    )
+    lead = rf"(?:(?P<lead>{leads})\s+)?"
+    hour = r"(?P<h>[01]?\d|2[0-3])"
+    meridiem = r"(?:\s?(?P<ap>a\.?\s?m\.?|p\.?\s?m\.?)(?!\w))?"
+    return (
+        (
+            "date",
+            re.compile(
+                r"(?<!\d)(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})"
+                r"(?:[t\s](?P<h>\d{2}):(?P<mi>\d{2})(?::\d{2}(?:\.\d+)?)?"
+                r"(?P<tz>z|[+-]\d{2}:?\d{2})?)?(?!\d)"
+            ),
+        ),
+        ("clock", re.compile(rf"(?<!\w){lead}{hour}(?::|\s?h\s?)(?P<mi>[0-5]\d)(?!\d){meridiem}")),
+        (
+            "clock",
+            re.compile(
+                rf"(?<!\w){lead}{hour}(?:\s?(?:h|uhr|o\s+clock)(?!\w)|\s?(?P<ap>a\.?\s?m\.?|p\.?\s?m\.?)(?!\w))"
+            ),
+        ),
+    )
+
+
+@cache
+def connectors() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """ "since" before a time (or leading its match: "since May", where a month needs its
+    lead word), "between/from" before a range, "and/to" inside it."""
+    since = [word for lex in LEXICONS.values() for word in lex.since]
+    opening = ["between", "from", "entre", "de", "du", "zwischen", "von", "vom", "desde", "tra",
+               "fra", "da", "dal", "dalle"]  # fmt: skip
+    inner = ["and", "to", "until", "till", "through", "et", "à", "au", "jusqu à", "und", "bis",
+             "y", "hasta", "a", "e", "fino a", "al", "alle", "até"]  # fmt: skip
+    return (
+        re.compile(r"(?:" + words_pattern(since) + r"\s+$|^" + words_pattern(since) + r"\s)"),
+        re.compile(words_pattern(opening) + r"\s+$"),
+        re.compile(r"^\s*(?:-|" + words_pattern(inner) + r")\s*$"),
+    )
+
+
+@cache
+def _clock_leads() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple(
+        (code, re.compile(words_pattern(lexicon.clock_leads)))
+        for code, lexicon in LEXICONS.items()
+        if lexicon.clock_leads
+    )
+
+
+def lead_languages(leads: list[str]) -> frozenset[str]:
+    """The languages a clock time's lead word is in ("à" French, "um" German)."""
+    return frozenset(
+        code for lead in leads for code, pattern in _clock_leads() if pattern.fullmatch(lead)
+    )
+
+
+def _lookup(table: list[tuple[Any, re.Pattern[str]]], text: str) -> Any:
+    text = re.sub(r"\s+", " ", text)
+    return next(key for key, pattern in table if pattern.match(text))
+
+
+def _number(patterns: _LanguagePatterns, text: str | None) -> int:
+    if text is None:
+        return 1
+    text = re.sub(r"\s+", " ", text)
+    return int(text) if text.isdigit() else patterns.numbers[text]
+
+
+def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict[str, Any] | None:
+    """What a matched expression says, read from its groups; None for a date that does not
+    exist ("February 30")."""
+    groups = match.groupdict()
+    if kind in ("month", "day_date"):
+        year = int(groups["y"]) if groups.get("y") else None
+        month = _lookup(patterns.months, groups["month"])
+        day = int(groups["d"]) if groups.get("d") else 1
+        try:
+            date(year or 2000, month, day)  # 2000: a leap year, so February 29 passes
+        except ValueError:
+            return None
+        return {"year": year, "month": month, "day": day}
+    if kind in ("ago", "last_n", "duration"):
+        return {
+            "n": _number(patterns, groups.get("n")),
+            "unit": _lookup(patterns.units, groups["unit"]),
+        }
+    if kind in ("previous_period", "current_period"):
+        return {"period": _lookup(patterns.periods, groups["period"])}
+    if kind in ("weekday", "previous_weekday"):
+        return {"weekday": _lookup(patterns.weekdays, groups["weekday"])}
+    if kind == "day":
+        return {"offset": _lookup(patterns.days, groups["day"])}
+    if kind == "day_part":
+        return {
+            "offset": _lookup(patterns.days, groups["day"]),
+            "part": _lookup(patterns.parts, groups["part"]),
+        }
+    return {}
+
+
+def find_expressions(folded: str) -> list[Expression]:
+    found: list[Expression] = []
+    for patterns in _all_patterns():
+        if patterns.trigger.search(folded) is None:
+            continue
+        for kind, pattern in patterns.patterns:
+            for match in pattern.finditer(folded):
+                name, parts = kind, _parts(kind, match, patterns)
+                if kind.startswith("fixed_part:"):
+                    _, offset, part = kind.split(":")
+                    name, parts = "day_part", {"offset": int(offset), "part": part}
+                if parts is not None:
+                    found.append(
+                        Expression(name, match.start(), match.end(), patterns.language, parts)
+                    )
+    for kind, pattern in _shared_patterns() if _DIGIT.search(folded) else ():
+        for match in pattern.finditer(folded):
+            found.append(Expression(kind, match.start(), match.end(), None, match.groupdict()))
+    return _longest_first(found)
+
+
+def _longest_first(found: list[Expression]) -> list[Expression]:
+    """Non-overlapping expressions, the longest kept where two overlap, in query order."""
+    kept: list[Expression] = []
+    for item in sorted(found, key=lambda f: (f.start - f.end, f.start)):
+        if all(item.end <= other.start or item.start >= other.end for other in kept):
+            kept.append(item)
+    return sorted(kept, key=lambda f: f.start)
+
+
+def warm_up() -> None:
+    """Compile every pattern now rather than on the first query."""
+    _all_patterns()
+    _shared_patterns()
+    connectors()
