@@ -5,9 +5,12 @@ from the transcript (all-MiniLM-L6-v2 embeddings, the offline extractive summari
 other method gets the words of the policy's context. Prints one table per budget (judges in
 ``rerank_plus.memory.evaluation.judges``), then the policy against the best baseline per
 metric, in points: the measure its targets are set in. Embeddings are cached under
-the output folder, so a second run only pays for retrieval.
+``.memory-eval/embeddings`` (git-ignored), so a second run only pays for building memories
+and retrieving.
 
-Run: ``python benchmarks/memory_eval.py [--limit N] [--methods a,b] [--output DIR]``.
+Run: ``python benchmarks/memory_eval.py [--limit N] [--methods a,b] [--output DIR]``. The
+AutoMergingRetriever baseline is found through its entry point: after pulling, refresh the
+installed metadata with ``pip install -e . --no-deps``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from rerank_plus.memory.evaluation.suite import DEFAULT_BUDGETS, run_suite
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "qmsum"
 OUTPUT = Path(__file__).resolve().parent.parent / ".memory-eval" / "benchmark"
+#: Embeddings shared by every run from this checkout (``rerank-plus memory eval --cache``).
+CACHE = OUTPUT.parent / "embeddings"
 
 
 def main() -> None:
@@ -29,7 +34,8 @@ def main() -> None:
     parser.add_argument("--split", default="test")
     parser.add_argument("--limit", type=int, help="the first N meetings only")
     parser.add_argument("--methods", help="comma-separated (default: every available method)")
-    parser.add_argument("--output", type=Path, default=OUTPUT, help="results, plots, cache")
+    parser.add_argument("--output", type=Path, default=OUTPUT, help="results and plots")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="the embedding cache")
     args = parser.parse_args()
     started = time.perf_counter()
     outcome = run_suite(
@@ -39,6 +45,7 @@ def main() -> None:
         limit=args.limit,
         methods=args.methods.split(",") if args.methods else None,
         output=args.output,
+        cache=args.cache,
         progress=lambda line: print(line, file=sys.stderr),
     )
     seconds = time.perf_counter() - started

@@ -24,7 +24,7 @@ import numpy as np
 from llama_index.core import Document, StorageContext, VectorStoreIndex
 from llama_index.core.base.embeddings.base import BaseEmbedding
 from llama_index.core.node_parser import HierarchicalNodeParser, get_leaf_nodes
-from llama_index.core.retrievers import AutoMergingRetriever
+from llama_index.core.retrievers import AutoMergingRetriever, VectorIndexRetriever
 from llama_index.core.schema import MetadataMode
 from llama_index.core.storage.docstore import SimpleDocumentStore
 from pydantic import PrivateAttr
@@ -84,7 +84,7 @@ class _MeetingIndex:
         """AutoMergingRetriever's nodes for ``query`` from the ``top_k`` best leaves, best
         first, each node once."""
         retriever = AutoMergingRetriever(
-            self.index.as_retriever(similarity_top_k=top_k), self.storage, verbose=False
+            VectorIndexRetriever(self.index, similarity_top_k=top_k), self.storage, verbose=False
         )
         seen: set[str] = set()
         texts = []
