@@ -89,6 +89,7 @@ class MemoryIndex:
         self.spans_days = len({moment.date() for moment in times}) > 1
         self.span_starts = self._span_starts(items)
         self._text_caches: dict[int, TextCache] = {}
+        self._names: dict[str, str] = {}
 
     @staticmethod
     def _search_texts(memory: Memory) -> dict[str, str]:
@@ -116,6 +117,20 @@ class MemoryIndex:
             mean = vectors[rows].mean(axis=0)
             out[row_of[window.id]] = mean / max(float(np.linalg.norm(mean)), 1e-12)
         return out
+
+    def names_text(self, item: MemoryItem) -> str:
+        """What an item says of names, case-folded: its searched text, speaker, tags and
+        entities, and for a window the speakers of its messages (cached)."""
+        found = self._names.get(item.id)
+        if found is None:
+            speakers = [item.speaker or ""]
+            if item.level == 1:
+                speakers += [self.memory.get(c).speaker or "" for c in item.covers]
+            found = " ".join(
+                [self.search_texts[item.id], *speakers, *item.tags, *item.entity_names]
+            ).casefold()
+            self._names[item.id] = found
+        return found
 
     def text_cache(self, counter: Callable[[str], int]) -> TextCache:
         """Sentences and token counts kept across queries, one cache per token counter."""

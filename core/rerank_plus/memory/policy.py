@@ -16,6 +16,9 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
   messages), applied with :class:`~rerank_plus.PriorBoost`.
 * ``freshness``: ``{"half_life_days", "weight"}`` for :class:`~rerank_plus.FreshnessBoost`, or
   None.
+* ``entity_boost``: a score factor for items that name an entity of the question (in their
+  text, tags or entities, or as the speaker of a message or of a window's messages), applied
+  with :class:`~rerank_plus.PriorBoost`; 1 turns it off.
 * ``mmr_lambda``: relevance against novelty in :class:`~rerank_plus.MaximalMarginalRelevance`.
 * ``overview_items``: per size tier (small, medium, large), how many high-level summaries the
   overview holds at most.
@@ -48,6 +51,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "fill_order": ["overview", "extracts", "quotes"],
         "band_prior": {"top": 1.3, "upper": 1.15, "windows": 1.0, "messages": 0.9},
         "freshness": None,
+        "entity_boost": 1.0,
         "mmr_lambda": 0.5,
         "overview_items": {"small": 3, "medium": 4, "large": 4},
         "drill_m": {"small": 2, "medium": 3, "large": 4},
@@ -63,6 +67,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "fill_order": ["quotes", "extracts", "overview"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.2},
         "freshness": None,
+        "entity_boost": 1.3,
         "mmr_lambda": 0.95,
         "overview_items": {"small": 1, "medium": 2, "large": 2},
         "drill_m": {"small": 12, "medium": 20, "large": 30},
@@ -78,6 +83,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "fill_order": ["quotes", "extracts", "overview"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.1},
         "freshness": {"half_life_days": 1.0, "weight": 2.0},
+        "entity_boost": 1.1,
         "mmr_lambda": 0.8,
         "overview_items": {"small": 1, "medium": 1, "large": 2},
         "drill_m": {"small": 8, "medium": 12, "large": 20},
@@ -93,6 +99,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "fill_order": ["quotes", "extracts", "overview"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.05, "messages": 1.2},
         "freshness": None,
+        "entity_boost": 1.3,
         "mmr_lambda": 0.8,
         "overview_items": {"small": 1, "medium": 2, "large": 2},
         "drill_m": {"small": 12, "medium": 20, "large": 30},
@@ -116,6 +123,7 @@ class IntentPolicy:
     fill_order: tuple[str, ...]
     band_prior: Mapping[str, float]
     freshness: Mapping[str, float] | None
+    entity_boost: float
     mmr_lambda: float
     overview_items: Mapping[str, int]
     drill_from: str
@@ -182,6 +190,7 @@ def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
         fill_order=order,
         band_prior=prior,
         freshness=freshness,
+        entity_boost=_check_share(f"{where}.entity_boost", merged["entity_boost"], 10),
         mmr_lambda=_check_share(f"{where}.mmr_lambda", merged["mmr_lambda"]),
         overview_items={
             tier: _check_count(f"{where}.overview_items.{tier}", merged["overview_items"][tier])

@@ -187,7 +187,9 @@ class MemoryRetriever:
         if self.memory.depth == 1:
             notes.append("The memory has no summaries: the context quotes raw messages only.")
         allowed = self._filters(analysis, chosen, index.timed, notes, trace)
-        search = LevelSearch(index, self.reranker, policy, self.profile.fusion, moment)
+        search = LevelSearch(
+            index, self.reranker, policy, self.profile.fusion, moment, analysis.entities
+        )
         candidates = self._candidates(
             query, analysis, chosen, policy, tier, search, query_vector, allowed, trace
         )

@@ -67,8 +67,10 @@ class LevelSearch:
         policy: IntentPolicy,
         fusion: Mapping[str, object] | str,
         now: datetime | None,
+        entities: Sequence[str] = (),
     ) -> None:
         self.index = index
+        self.entities = tuple(entity.casefold() for entity in entities if entity.strip())
         light = reranker if reranker is not None else index.bm25
         boosts: list[Boost] = [PriorBoost("band", dict(policy.band_prior))]
         if policy.freshness is not None:
@@ -80,6 +82,8 @@ class LevelSearch:
                     now=now,
                 )
             )
+        if self.entities and policy.entity_boost != 1.0:
+            boosts.append(PriorBoost("named", {"yes": policy.entity_boost}))
         self.pipeline = Pipeline(light, fusion=build_fusion(fusion, reranker=light), boosts=boosts)
         self.mmr_lambda = policy.mmr_lambda
         self.depth = index.memory.depth
@@ -146,6 +150,7 @@ class LevelSearch:
         metadata = [
             {
                 "band": band(item.level, self.depth),
+                "named": "yes" if self.entities and self._names(item) else "no",
                 **({"timestamp": item.end_time or item.time} if item.time else {}),
             }
             for item in items
@@ -157,6 +162,11 @@ class LevelSearch:
         if self.mmr_lambda < 1.0 and len(order) > 1:
             order = self._diversify(order, scores, texts)
         return [Hit(items[i], scores[i], None if dense is None else dense[i]) for i in order]
+
+    def _names(self, item: MemoryItem) -> bool:
+        """Whether ``item`` (or a message a window covers) names an entity of the question."""
+        haystack = self.index.names_text(item)
+        return any(entity in haystack for entity in self.entities)
 
     def _diversify(self, order: list[int], scores: dict[int, float], texts: list[str]) -> list[int]:
         """MMR over the best :data:`DIVERSIFIED` (the similarity matrix is quadratic); the rest
