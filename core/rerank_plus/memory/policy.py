@@ -26,7 +26,9 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
   questions) or ``windows`` (the best window summaries: where a precise answer sits);
   ``drill_picks`` per tier, how many items it starts from; ``drill_m`` per tier, how many
   items each cover group may give; ``drill_order``: ``round_robin`` across groups (breadth) or
-  ``grouped`` (the best group's items first: a contiguous stretch of the conversation).
+  ``grouped`` (the best group's items first: a contiguous stretch of the conversation);
+  ``grow``: how many of the best windows bring their neighbouring windows along (an answer
+  often runs past a window's edge); 0 turns it off.
 * ``min_relevance``: the dynamic cutoff, a share of the best score under which an item no
   longer earns a place (the marginal gain has dropped).
 * ``safe_drill``: drill again when the quotes hold none of a detail query's keywords.
@@ -58,6 +60,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "drill_from": "top",
         "drill_picks": {"small": 4, "medium": 6, "large": 8},
         "drill_order": "round_robin",
+        "grow": 0,
         "min_relevance": 0.0,
         "safe_drill": False,
     },
@@ -74,6 +77,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "drill_from": "windows",
         "drill_picks": {"small": 3, "medium": 6, "large": 10},
         "drill_order": "grouped",
+        "grow": 2,
         "min_relevance": 0.15,
         "safe_drill": True,
     },
@@ -90,6 +94,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "drill_from": "windows",
         "drill_picks": {"small": 2, "medium": 4, "large": 8},
         "drill_order": "grouped",
+        "grow": 0,
         "min_relevance": 0.0,
         "safe_drill": False,
     },
@@ -106,6 +111,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "drill_from": "windows",
         "drill_picks": {"small": 3, "medium": 6, "large": 10},
         "drill_order": "grouped",
+        "grow": 2,
         "min_relevance": 0.0,
         "safe_drill": False,
     },
@@ -130,6 +136,7 @@ class IntentPolicy:
     drill_picks: Mapping[str, int]
     drill_m: Mapping[str, int]
     drill_order: str
+    grow: int
     min_relevance: float
     safe_drill: bool
 
@@ -207,6 +214,7 @@ def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
         drill_order=_check_choice(
             f"{where}.drill_order", merged["drill_order"], ("round_robin", "grouped")
         ),
+        grow=_check_count(f"{where}.grow", merged["grow"]),
         min_relevance=_check_share(f"{where}.min_relevance", merged["min_relevance"]),
         safe_drill=bool(merged["safe_drill"]),
     )

@@ -277,6 +277,8 @@ class MemoryRetriever:
         start = 0 if depth <= 1 else max(depth - 1, 1) if policy.drill_from == "top" else 1
         grouped = policy.drill_order == "grouped"
         picks = by_level.get(start, [])[: policy.drill_picks[tier]]
+        if start == 1 and policy.grow:
+            picks = self._grown(by_level.get(start, []), policy.grow)[: policy.drill_picks[tier]]
         drilled = drill_down(
             self.memory,
             search,
@@ -380,6 +382,18 @@ class MemoryRetriever:
 
     def _terms(self, item: MemoryItem) -> set[str]:
         return set(self.analyzer.analyze(item.text).terms)
+
+    @staticmethod
+    def _grown(ranked: list[Hit], grow: int) -> list[Hit]:
+        """The best windows, each of the first ``grow`` followed by its neighbours (the next,
+        then the previous window): an answer often runs on past a window's edge."""
+        row = {hit.item.index: hit for hit in ranked}
+        order: list[Hit] = []
+        for position, hit in enumerate(ranked):
+            order.append(hit)
+            if position < grow:
+                order += [row[i] for i in (hit.item.index + 1, hit.item.index - 1) if i in row]
+        return MemoryRetriever._merge(order, [])
 
     @staticmethod
     def _merge(first: Sequence[Hit], then: Sequence[Hit]) -> list[Hit]:
