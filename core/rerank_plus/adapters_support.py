@@ -47,21 +47,33 @@ def ready_class(base: type[Model], name: str, module: str) -> type[Model]:
     ``module`` is the adapter package that serves it from its ``__getattr__``. An unknown name
     is an ``AttributeError``, as for any missing module attribute. ``base.model_objects``
     (kind -> the framework's model class) widens that kind's ``model`` field to take an object
-    of the class too (:data:`MODEL_OBJECT_RERANKERS`).
+    of the class too (:data:`MODEL_OBJECT_RERANKERS`). A secret option (an API key) is a
+    ``SecretStr`` field and an in-code one (an HTTP client) an object field, both left out of
+    the class's serialization: a rebuilt object reads its key from the environment again.
     """
     kind = next((k for k in KINDS.values() if k.ready_class == name), None)
     if kind is None:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
     if (base, name) not in _READY:
-        from pydantic import Field, create_model
+        from pydantic import Field, SecretStr, create_model
 
         object_type = getattr(base, "model_objects", {}).get(kind.name)
+
+        def field_type(option: Option) -> Any:
+            if option.secret:
+                return SecretStr | None
+            if option.name == "model" and object_type is not None:
+                return option.type | object_type
+            return option.type
+
         fields: dict[str, Any] = {
             option.name: (
-                option.type | object_type
-                if option.name == "model" and object_type is not None
-                else option.type,
-                Field(default=option.default, description=option.help),
+                field_type(option),
+                Field(
+                    default=option.default,
+                    description=option.help,
+                    exclude=option.secret or option.in_code,
+                ),
             )
             for option in kind.options
         }
@@ -170,6 +182,9 @@ def ready_reranker(
         )
     spec = KINDS[kind]
     values = {name: getattr(settings, name) for name in spec.option_names}
+    for option in spec.options:
+        if option.secret and hasattr(values[option.name], "get_secret_value"):
+            values[option.name] = values[option.name].get_secret_value()
     model = values.get("model")
     if model is None or isinstance(model, str) or kind not in MODEL_OBJECT_RERANKERS:
         return spec.build(values)

@@ -53,7 +53,8 @@ def test_hosted_providers_need_a_model() -> None:
 def test_unknown_options_and_providers_list_the_valid_ones() -> None:
     with pytest.raises(
         ValueError,
-        match="Unknown option 'apikey' for reranker 'jina'; valid options: model, url, api_key_env",
+        match="Unknown option 'apikey' for reranker 'jina'; valid options: model, url, api_key, "
+        "api_key_env",
     ):
         from_config({"reranker": {"provider": "jina", "model": "m", "apikey": "x"}})
     with pytest.raises(

@@ -32,12 +32,17 @@ class Option:
     ``type`` is a type an adapter can declare as a field (``float``, ``str | None``); a default
     of None means "the reranker picks" (a model per language, a device), and None values are
     left out when the reranker is built, so it keeps its own default.
+    ``secret`` marks a credential (an API key): the adapters' fields hold it as a pydantic
+    ``SecretStr`` and leave it out of their serialization. ``in_code`` marks an object only code
+    can give (an HTTP client): left out of serialization and refused on the command line.
     """
 
     name: str
     type: Any
     default: Any
     help: str
+    secret: bool = False
+    in_code: bool = False
 
     def parse(self, text: str) -> Any:
         """The value of ``text`` (a command-line string) as this option's type; "none" for
@@ -46,6 +51,8 @@ class Option:
         >>> Option("max_length", int | None, None, "").parse("none") is None
         True
         """
+        if self.in_code:
+            raise ValueError(f"option {self.name} takes an object given in code, not a string.")
         word = text.strip().lower()
         allowed = typing.get_args(self.type) if _is_union(self.type) else (self.type,)
         if _NONE in allowed and word in ("none", "null"):

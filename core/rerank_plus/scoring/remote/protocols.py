@@ -28,6 +28,9 @@ class WireProtocol:
 
     ``max_documents`` is the most documents one request may carry; longer lists are split.
     ``needs_model`` says whether the API refuses a request without ``model``.
+    ``truncate_key`` is the body field of the API's switch between truncating a too-long
+    document and refusing it (None: no such switch); ``doc_tokens_key`` the field of its
+    token limit per document (None: the API has none).
     """
 
     name: str
@@ -35,6 +38,8 @@ class WireProtocol:
     needs_model: bool
     build: Callable[[str, Sequence[str], str | None], dict[str, Any]]
     read: Callable[[Any], list[tuple[int, float]]]
+    truncate_key: str | None = None
+    doc_tokens_key: str | None = None
 
 
 def _without_none(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -86,6 +91,7 @@ PROTOCOLS: dict[str, WireProtocol] = {
         True,
         _cohere,
         lambda body: _results(_field(body, "results"), "relevance_score"),
+        doc_tokens_key="max_tokens_per_doc",
     ),
     "jina": WireProtocol(
         "jina", 1000, True, _jina, lambda body: _results(_field(body, "results"), "relevance_score")
@@ -96,8 +102,11 @@ PROTOCOLS: dict[str, WireProtocol] = {
         True,
         _voyage,
         lambda body: _results(_field(body, "data"), "relevance_score"),
+        truncate_key="truncation",
     ),
-    "tei": WireProtocol("tei", 32, False, _tei, lambda body: _results(body, "score")),
+    "tei": WireProtocol(
+        "tei", 32, False, _tei, lambda body: _results(body, "score"), truncate_key="truncate"
+    ),
 }
 
 

@@ -2,7 +2,9 @@
 
 ``{"rerank": {"provider": "cohere", "modelName": "rerank-v3.5"}}`` becomes
 ``RemoteReranker("https://api.cohere.com/v2/rerank", "cohere", "rerank-v3.5", "CO_API_KEY")``;
-``url``, ``api_key_env``, ``timeout`` and ``max_documents`` may be given to override.
+``url``, ``api_key``/``api_key_env``, ``timeout``, ``max_documents``, ``max_retries``,
+``truncate`` and ``max_tokens_per_doc`` may be given to override; code may also give ``client``
+and ``async_client`` (``httpx`` clients of its own).
 Self-hosted servers (tei, infinity, vllm, rerank-plus) default to their usual local port.
 """
 
@@ -49,9 +51,26 @@ PROVIDERS: dict[str, Provider] = {
 _REMOTE_OPTIONS = (
     Option("model", str | None, None, "The provider's model name."),
     Option("url", str | None, None, "The rerank endpoint; None: the provider's default."),
+    Option("api_key", str | None, None, "The API key; None: read api_key_env.", secret=True),
     Option("api_key_env", str | None, None, "Environment variable with the API key."),
     Option("timeout", float | None, None, "Seconds per request; None: 30."),
     Option("max_documents", int | None, None, "Documents per request; None: the protocol's."),
+    Option("max_retries", int | None, None, "Retries on 408/429/5xx and errors; None: 3."),
+    Option("truncate", bool | None, None, "Cut too-long documents (TEI, Voyage); None: theirs."),
+    Option("max_tokens_per_doc", int | None, None, "Cohere protocol's tokens per document."),
+    Option("client", object | None, None, "An httpx.Client to send with.", in_code=True),
+    Option("async_client", object | None, None, "An httpx.AsyncClient for arank.", in_code=True),
+)
+
+#: The options passed to :class:`RemoteReranker` as they are, when given.
+_PASSED = (
+    "api_key",
+    "max_documents",
+    "max_retries",
+    "truncate",
+    "max_tokens_per_doc",
+    "client",
+    "async_client",
 )
 
 
@@ -68,7 +87,7 @@ def _remote(name: str) -> Callable[..., Reranker]:
             options.get("model"),
             options.get("api_key_env", provider.api_key_env),
             timeout=options.get("timeout", 30.0),
-            max_documents=options.get("max_documents"),
+            **{name: options[name] for name in _PASSED if name in options},
         )
 
     build.__qualname__ = f"remote-{name}"
