@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rerank_plus.errors import RerankPlusError
 from rerank_plus.serve.settings import ServeSettings
 
 
@@ -119,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         fleet = Path(options.fleet_file) if options.fleet_file else None
         app = build_app(options, read_fleet(fleet) if fleet is not None else None)
     except Exception as error:  # the model's own error, for the supervisor to report
-        traceback.print_exc(file=sys.stderr)
+        if not isinstance(error, (RerankPlusError, ValueError, OSError)):
+            traceback.print_exc(file=sys.stderr)  # not one of ours: where it came from
         _send(control, {"error": f"{type(error).__name__}: {error}"})
         return 2
     _send(control, {"ready": True})
