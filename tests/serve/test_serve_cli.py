@@ -127,7 +127,21 @@ def test_auto_workers_are_the_usable_cores() -> None:
 
     assert worker_count("auto") == "auto"
     assert worker_count("3") == 3
-    assert usable_cores() == len(os.sched_getaffinity(0))
+    assert 1 <= usable_cores() <= len(os.sched_getaffinity(0))
+
+
+@pytest.mark.parametrize(
+    ("cpu_max", "limit"),
+    [("max 100000", None), ("200000 100000", 2), ("150000 100000", 2), ("5000 100000", 1),
+     ("", None)],
+)  # fmt: skip
+def test_a_containers_cpu_quota_caps_the_workers(tmp_path, cpu_max: str, limit: int | None) -> None:
+    from rerank_plus.serve.supervisor import cgroup_cpu_limit
+
+    path = tmp_path / "cpu.max"
+    path.write_text(cpu_max, encoding="ascii")
+    assert cgroup_cpu_limit(path) == limit
+    assert cgroup_cpu_limit(tmp_path / "absent") is None
 
 
 def test_the_command_line_offers_every_front() -> None:

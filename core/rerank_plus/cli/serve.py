@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     if count == 1:
         app = build_app(options)
         return exit_status(serve_forever(options, bind(args.host, args.port), app))
-    supervisor = Supervisor(options, count, bind(args.host, args.port))
+    supervisor = Supervisor(options, count, args.host, args.port)
     print(
         f"rerank-plus serve: {count} workers ({options.server}) on "
         f"http://{args.host}:{args.port}, supervisor pid {os.getpid()}",

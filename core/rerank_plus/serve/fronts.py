@@ -1,10 +1,8 @@
 """The HTTP servers ("fronts") an app can run behind, on a socket bound beforehand.
 
-The socket is bound by ``rerank-plus serve`` itself, not by the front: one process binds it
-and every worker serves the same listening socket (the kernel hands each new connection to
-one of them), so a worker that dies loses only the requests it held, and its replacement
-serves the same port. Both fronts run the same ASGI app; the signals, the drain and the
-process's exit are handled around them (``lifecycle``), so both behave alike.
+The socket is bound by ``rerank-plus serve`` itself, not by the front (``supervisor`` says how
+several workers share the port). Both fronts run the same ASGI app; the signals, the drain and
+the process's exit are handled around them (``lifecycle``), so both behave alike.
 
 - ``granian``: a Rust HTTP server (hyper on tokio). Its threads accept connections, read and
   parse requests outside the GIL; only the ASGI calls run in Python.
@@ -39,14 +37,21 @@ class Front(Protocol):
         """Stop accepting, let open requests finish, run the lifespan's shutdown."""
 
 
-def bind(host: str, port: int, backlog: int = 2048) -> socket.socket:
-    """A listening TCP socket on ``host:port`` that child processes can inherit."""
+def bind(
+    host: str, port: int, *, reuse_port: bool = False, listen: bool = True, backlog: int = 2048
+) -> socket.socket:
+    """A TCP socket bound to ``host:port`` (listening unless ``listen`` is false) that child
+    processes can inherit; ``reuse_port``: one of several listening sockets on the port, each
+    handed a share of the new connections by the kernel (``SO_REUSEPORT``)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind((host, port))
-        sock.listen(backlog)
+        if listen:
+            sock.listen(backlog)
     except OSError:
         sock.close()
         raise

@@ -1,13 +1,17 @@
 """Several worker processes on one port, kept up by a supervisor (``serve --workers N``).
 
-Scoring holds the GIL, so one process uses about one core; N processes use N. The supervisor
-binds the port once and every worker serves that listening socket, the way gunicorn and
-uvicorn's own ``--workers`` do; each worker loads its own models (all start at once, each
-reports ``ready`` or the error that kept its models from loading; one failing fails the start,
-never a half-up server). Then:
+Scoring holds the GIL, so one process uses about one core; N processes use N. On Linux each
+worker gets its own listening socket on the port (``SO_REUSEPORT``, as Granian's and nginx's
+workers do), and the kernel spreads new connections over them by a hash of their addresses;
+the supervisor holds the port with a bound socket that does not listen, so no other program
+takes it while a worker restarts. One listening socket shared by all workers (what gunicorn
+does, and the fallback elsewhere) leaves the spreading to whichever worker wakes first: under
+a burst of new keep-alive connections one Granian worker took all 16 and the other none.
+Each worker loads its own models (all start at once, each reports ``ready`` or the error that
+kept its models from loading; one failing fails the start, never a half-up server). Then:
 
-- a worker that exits unasked is replaced at once (its open requests are lost, no other's;
-  the port never closes, so new connections wait in the backlog for the others);
+- a worker that exits unasked is replaced at once (the requests it held and the connections
+  waiting in its socket's queue are lost, no other's);
 - SIGTERM/SIGINT go to every worker, each drains as a single server does
   (``--drain-seconds``), and the supervisor exits once all have; a second signal is passed
   on too (stop at once);
@@ -22,6 +26,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import math
 import os
 import selectors
 import shutil
@@ -34,10 +39,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from rerank_plus.serve.fronts import bind
 from rerank_plus.serve.metrics import MULTIPROCESS_ENV
 from rerank_plus.serve.worker import ServeOptions
 
 _LOG = logging.getLogger("rerank_plus.serve")
+#: Whether the kernel spreads connections over the listening sockets of one port (Linux); where
+#: it does not (macOS hands them all to the last one bound), the workers share one socket.
+SPREADS_REUSE_PORT = sys.platform.startswith("linux")
 #: Seconds before a worker whose start failed (after the server was up) is tried again.
 RETRY_SECONDS = 1.0
 
@@ -55,22 +64,39 @@ class _Worker:
     buffer: bytes = b""
 
 
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity, as a container's limit sets it)."""
+def cgroup_cpu_limit(path: Path = Path("/sys/fs/cgroup/cpu.max")) -> int | None:
+    """The CPUs a cgroup v2 quota allows (a container's CPU limit, rounded up), or None."""
     try:
-        return len(os.sched_getaffinity(0))
+        quota, period = path.read_text(encoding="ascii").split()
+    except (OSError, ValueError):
+        return None
+    if quota == "max":
+        return None
+    return max(1, math.ceil(int(quota) / int(period)))
+
+
+def usable_cores() -> int:
+    """The cores this process may use: its CPU affinity, capped by a container's CPU limit
+    (Kubernetes sets a quota, and the affinity still lists every core of the node)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:  # macOS, Windows
-        return os.cpu_count() or 1
+        cores = os.cpu_count() or 1
+    return min(cores, cgroup_cpu_limit() or cores)
 
 
 class Supervisor:
-    """Starts ``count`` workers on ``sock`` with ``options`` and keeps them up until signalled."""
+    """Starts ``count`` workers on ``host:port`` with ``options`` and keeps them up until
+    signalled."""
 
-    def __init__(self, options: ServeOptions, count: int, sock: socket.socket) -> None:
+    def __init__(self, options: ServeOptions, count: int, host: str, port: int) -> None:
         if count < 1:
             raise ValueError(f"A server needs at least one worker, got {count}.")
         self.count = count
-        self.sock = sock
+        self.host = host
+        self.port = port
+        # Binds now: a port in use fails before any model is loaded.
+        self.sock = bind(host, port, reuse_port=SPREADS_REUSE_PORT, listen=not SPREADS_REUSE_PORT)
         self.folder = Path(tempfile.mkdtemp(prefix="rerank-plus-serve-"))
         self.metrics_folder = self.folder / "metrics"
         self.metrics_folder.mkdir()
@@ -84,22 +110,33 @@ class Supervisor:
 
     # Starting workers
 
+    def _listener(self) -> socket.socket:
+        if SPREADS_REUSE_PORT:
+            return bind(self.host, self.port, reuse_port=True)
+        return self.sock
+
     def _spawn(self, slot: int) -> _Worker:
         ours, theirs = socket.socketpair()
+        listener = self._listener()
         env = {**os.environ, MULTIPROCESS_ENV: str(self.metrics_folder)}
+        # Each worker's share of the cores for torch's and BLAS's threads (neural models),
+        # unless set: N workers each spinning up a thread per core would fight over them.
+        env.setdefault("OMP_NUM_THREADS", str(max(1, usable_cores() // self.count)))
         command = [
             sys.executable, "-m", "rerank_plus.serve.worker",
-            "--listen", str(self.sock.fileno()), "--control", str(theirs.fileno()),
+            "--listen", str(listener.fileno()), "--control", str(theirs.fileno()),
         ]  # fmt: skip
         process = subprocess.Popen(
             command,
             env=env,
-            pass_fds=(self.sock.fileno(), theirs.fileno()),
+            pass_fds=(listener.fileno(), theirs.fileno()),
             # Its own process group: a terminal's Ctrl-C reaches the supervisor, which passes
             # it on once, not every worker twice.
             process_group=0,
         )
         theirs.close()
+        if listener is not self.sock:
+            listener.close()  # the worker's own now: it goes when the worker does
         ours.sendall(self.options.to_json() + b"\n")
         worker = _Worker(slot, process, ours)
         self.workers[slot] = worker
