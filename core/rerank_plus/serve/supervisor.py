@@ -101,7 +101,13 @@ class Supervisor:
         self.metrics_folder = self.folder / "metrics"
         self.metrics_folder.mkdir()
         self.fleet_file = self.folder / "workers"
-        self.options = dataclasses.replace(options, fleet_file=str(self.fleet_file))
+        # Each worker's share of the cores for its scoring threads: more threads than that only
+        # take turns at the GIL and the cores.
+        share = max(1, usable_cores() // count)
+        settings = dataclasses.replace(options.settings, scoring_threads=share)
+        self.options = dataclasses.replace(
+            options, settings=settings, fleet_file=str(self.fleet_file)
+        )
         self.workers: dict[int, _Worker] = {}
         self.selector = selectors.DefaultSelector()
         self.signals: list[int] = []
@@ -121,7 +127,7 @@ class Supervisor:
         env = {**os.environ, MULTIPROCESS_ENV: str(self.metrics_folder)}
         # Each worker's share of the cores for torch's and BLAS's threads (neural models),
         # unless set: N workers each spinning up a thread per core would fight over them.
-        env.setdefault("OMP_NUM_THREADS", str(max(1, usable_cores() // self.count)))
+        env.setdefault("OMP_NUM_THREADS", str(self.options.settings.scoring_threads))
         command = [
             sys.executable, "-m", "rerank_plus.serve.worker",
             "--listen", str(listener.fileno()), "--control", str(theirs.fileno()),
