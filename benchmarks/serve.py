@@ -42,6 +42,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -240,6 +241,7 @@ def wrk_load(
     """``clients`` keep-alive connections from wrk (one thread: it needs little CPU)."""
     script = folder / "post.lua"
     command = ["wrk", "-t1", f"-c{clients}", f"-d{max(1, round(seconds))}s", "--latency",
+               "--timeout", "30s",
                "-s", str(script), f"http://127.0.0.1:{port}", "--", str(count), str(folder),
                path]  # fmt: skip
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
@@ -439,6 +441,91 @@ def capacity(args: argparse.Namespace) -> str:
     )
 
 
+def answered_so_far(port: int) -> float:
+    """The 200s on /v2/rerank that /metrics counts, summed over the workers."""
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+    pattern = r'^rerank_plus_requests_total\{path="/v2/rerank",status="200"\} (\S+)$'
+    found = re.search(pattern, text, re.MULTILINE)
+    return float(found.group(1)) if found else 0.0
+
+
+def restart(args: argparse.Namespace) -> str:
+    """A worker SIGKILLed under wrk's load: failures, time until a new worker is spawned and
+    until it is ready, requests/s before, while one worker serves, and after."""
+    config, described, queries, sets, top_n = workload(args)
+    server = args.server.split(",")[0]
+    count = max(2, usable_cores())
+    bodies = [orjson.dumps({"model": "model", "query": q, "documents": d, "top_n": top_n})
+              for q, d in zip(queries, sets, strict=True)]  # fmt: skip
+    timeline: list[tuple[float, float]] = []
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        for i, body in enumerate(bodies):
+            (folder / f"{i}.json").write_bytes(body)
+        (folder / "post.lua").write_text(WRK_SCRIPT, encoding="utf-8")
+        (folder / "model.json").write_text(json.dumps(config), encoding="utf-8")
+        port = free_port()
+        process = start_server(folder / "model.json", port, "--server", server, "--workers",
+                               str(count))  # fmt: skip
+        try:
+            load_before = os.getloadavg()[0]
+            wrk = subprocess.Popen(
+                ["wrk", "-t1", f"-c{args.clients}", f"-d{round(args.duration)}s", "--timeout",
+                 "30s", "-s",
+                 str(folder / "post.lua"), f"http://127.0.0.1:{port}", "--", str(len(bodies)),
+                 str(folder), "/v2/rerank"], stdout=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            started = time.monotonic()
+            killed_at = spawned_at = ready_at = None
+            workers = set(
+                Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+            )
+            while wrk.poll() is None:
+                now = time.monotonic() - started
+                timeline.append((now, answered_so_far(port)))
+                if killed_at is None and now > args.duration / 3:
+                    os.kill(int(min(workers)), signal.SIGKILL)
+                    killed_at = now
+                children = set(
+                    Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+                )
+                if killed_at is not None and spawned_at is None and children - workers:
+                    spawned_at = time.monotonic() - started
+                if spawned_at is not None and ready_at is None:
+                    state = httpx.get(f"http://127.0.0.1:{port}/health", timeout=10).json()
+                    if state["workers"]["up"] == state["workers"]["of"]:
+                        ready_at = time.monotonic() - started
+                time.sleep(0.25)
+            output = wrk.stdout.read()  # type: ignore[union-attr]
+            found = json.loads(next(line for line in output.splitlines()
+                                    if line.startswith('{"requests"')))  # fmt: skip
+            load_after = os.getloadavg()[0]
+        finally:
+            process.terminate()
+            process.wait(timeout=120)
+
+    def rate(start: float, end: float) -> str:
+        inside = [(t, n) for t, n in timeline if start <= t <= end]
+        if len(inside) < 2:
+            return "n/a"
+        return f"{(inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0]):.0f}"
+
+    if killed_at is None or spawned_at is None or ready_at is None:
+        raise SystemExit("no worker was replaced within the run: give it a longer --duration")
+    return (
+        f"{described}, {count} workers ({server}), {args.clients} connections from wrk for "
+        f"{args.duration:.0f} s; one worker SIGKILLed at {killed_at:.1f} s. 1-minute load "
+        f"average {load_before:.1f} before, {load_after:.1f} after.\n\n"
+        "| requests answered | failed (non-2xx, socket errors) | new worker spawned after | "
+        "ready after | requests/s before | while replaced | after |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|\n"
+        f"| {found['requests']} | {found['non2xx'] + found['errors']} | "
+        f"{spawned_at - killed_at:.2f} s | {ready_at - killed_at:.2f} s | "
+        f"{rate(1.0, killed_at)} | {rate(killed_at, ready_at)} | "
+        f"{rate(ready_at + 0.5, timeline[-1][0])} |\n"
+    )
+
+
 def small_cross_encoder(folder: Path, passages: list[list[str]]) -> str:
     """A small BERT cross-encoder built here, the way tests/neural/conftest.py builds its tiny
     one (2 layers, hidden size 128, a word-level vocabulary of the candidates' 4,000 most
@@ -626,6 +713,11 @@ def main() -> None:
     )
     parser.add_argument("--rate-seconds", type=float, default=10.0)
     parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="kill a worker under load: failures, replacement time, requests/s (needs wrk)",
+    )
+    parser.add_argument(
         "--python-clients", action="store_true", help="asyncio clients even where wrk is installed"
     )
     parser.add_argument("--candidates", type=int, help="per request (default 100; --neural: 10)")
@@ -643,6 +735,9 @@ def main() -> None:
         print(table)
         if args.write:
             write_neural(table)
+        return
+    if args.restart:
+        print(command + restart(args))
         return
     table = command + capacity(args)
     print(table)

@@ -50,7 +50,7 @@ def bind(
         if reuse_port:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind((host, port))
-        if listen:
+        if listen:  # else the caller listens once it can answer
             sock.listen(backlog)
     except OSError:
         sock.close()

@@ -117,8 +117,11 @@ class Supervisor:
     # Starting workers
 
     def _listener(self) -> socket.socket:
+        # Bound, not yet listening: the worker listens once its models are loaded, so the
+        # kernel hands no connection to a worker that cannot answer yet (a replacement
+        # loading its models would hold them for seconds).
         if SPREADS_REUSE_PORT:
-            return bind(self.host, self.port, reuse_port=True)
+            return bind(self.host, self.port, reuse_port=True, listen=False)
         return self.sock
 
     def _spawn(self, slot: int) -> _Worker:

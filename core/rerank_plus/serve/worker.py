@@ -24,6 +24,9 @@ from typing import Any
 from rerank_plus.errors import RerankPlusError
 from rerank_plus.serve.settings import ServeSettings
 
+#: Connections a worker's socket holds while they wait to be accepted.
+LISTEN_BACKLOG = 2048
+
 
 @dataclass(frozen=True)
 class ServeOptions:
@@ -124,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc(file=sys.stderr)  # not one of ours: where it came from
         _send(control, {"error": f"{type(error).__name__}: {error}"})
         return 2
+    sock.listen(LISTEN_BACKLOG)  # only now: connections come to a worker that can answer
     _send(control, {"ready": True})
     serve_forever(options, sock, app, lifeline=control)
     return 0
