@@ -700,7 +700,7 @@ def main() -> None:
         "--workers", default="1,2,auto", help="worker counts to measure (comma-separated)"
     )
     parser.add_argument(
-        "--server", default="granian,uvicorn", help="HTTP servers to measure (comma-separated)"
+        "--server", default="uvicorn,granian", help="HTTP servers to measure (comma-separated)"
     )
     parser.add_argument(
         "--model",

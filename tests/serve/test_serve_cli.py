@@ -167,5 +167,7 @@ def test_ray_without_ray_installed_names_the_extra(
 def test_an_unknown_front_lists_the_valid_ones() -> None:
     from rerank_plus.serve.fronts import make_front
 
-    with pytest.raises(ValueError, match=r"Unknown server 'hypercorn'; choose one of: granian, "):
+    with pytest.raises(
+        ValueError, match=r"Unknown server 'hypercorn'; choose one of: uvicorn, granian\."
+    ):
         make_front("hypercorn")

@@ -12,7 +12,7 @@ from rerank_plus.errors import MissingExtraError
 
 #: The HTTP servers ``--server`` picks from (``rerank_plus.serve.fronts.FRONTS``; named here so
 #: the command line is built without the ``server`` extra). The first is the default.
-SERVERS = ("granian", "uvicorn")
+SERVERS = ("uvicorn", "granian")
 
 
 def worker_count(text: str) -> int | str:

@@ -157,10 +157,12 @@ class GranianFront:
             self._server.stop()
 
 
-#: The fronts by name; the first is the default (the faster one for this app: docs/serve.md).
+#: The fronts by name; the first is the default: the faster for this app where measured
+#: (docs/serve.md, "Scale": the same throughput with one worker, less CPU per request and more
+#: requests/s with two).
 FRONTS: dict[str, type[UvicornFront] | type[GranianFront]] = {
-    "granian": GranianFront,
     "uvicorn": UvicornFront,
+    "granian": GranianFront,
 }
 
 

@@ -34,7 +34,7 @@ class ServeOptions:
 
     configs: tuple[str, ...] = ()
     settings: ServeSettings = field(default_factory=ServeSettings)
-    server: str = "granian"
+    server: str = "uvicorn"
     drain_seconds: float = 0.0
     log_level: str = "info"
     #: Where the supervisor writes how many workers are up (none: a single process).
