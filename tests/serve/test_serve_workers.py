@@ -131,7 +131,7 @@ def test_a_worker_killed_mid_load_fails_only_its_requests(models_config: Path) -
     done = threading.Event()
     lock = threading.Lock()
 
-    def client() -> None:
+    def client(number: int) -> None:
         with httpx.Client(headers=HEADERS, timeout=60) as session:
             while not done.is_set():
                 try:
@@ -143,9 +143,9 @@ def test_a_worker_killed_mid_load_fails_only_its_requests(models_config: Path) -
                 except httpx.TransportError:
                     outcome = None
                 with lock:
-                    results.append((time.monotonic(), outcome))
+                    results.append((time.monotonic(), number, outcome))
 
-    threads = [threading.Thread(target=client) for _ in range(clients)]
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
     try:
         for thread in threads:
             thread.start()
@@ -155,19 +155,21 @@ def test_a_worker_killed_mid_load_fails_only_its_requests(models_config: Path) -
         subprocess.run(["kill", "-KILL", str(min(children(process.pid)))], check=True)
         wait_until_up(url, process)
         recovered_at = time.monotonic()
-        while len([t for t, _ in results if t > recovered_at]) < 50:
+        while len([t for t, _, _ in results if t > recovered_at]) < 50:
             time.sleep(0.01)
     finally:
         done.set()
         for thread in threads:
             thread.join(timeout=120)
         stop(process)
-    failed = [t for t, outcome in results if outcome is None]
-    # Each client holds one request at a time: the killed worker held at most its clients'.
-    assert len(failed) < clients
-    assert all(killed_at <= t for t in failed)
-    assert all(outcome == expected for _, outcome in results if outcome is not None)
-    assert len([t for t, outcome in results if t > recovered_at and outcome]) >= 50
+    failed = [(t, number) for t, number, outcome in results if outcome is None]
+    # A client whose connection went to the killed worker loses the request it had there;
+    # one that reconnected within the millisecond the kernel took to close the dead worker's
+    # socket can lose that one too. Nothing fails after that moment.
+    assert len(failed) <= 2 * clients
+    assert all(killed_at <= t <= killed_at + 1.0 for t, _ in failed)
+    assert all(outcome == expected for _, _, outcome in results if outcome is not None)
+    assert len([t for t, _, outcome in results if t > recovered_at and outcome]) >= 50
 
 
 def test_a_model_that_cannot_load_fails_the_start(tmp_path: Path) -> None:

@@ -69,8 +69,9 @@ class UvicornFront:
 
         class Server(uvicorn.Server):
             # Signals are handled by the caller (the drain), for both fronts alike.
+            @contextlib.contextmanager
             def capture_signals(self) -> Iterator[None]:
-                return contextlib.nullcontext()
+                yield
 
         self._server_class = Server
         self.log_level = log_level
@@ -123,9 +124,10 @@ class GranianFront:
                 self._given = sock
 
             def _init_shared_socket(self) -> None:
+                # Granian's stubs leave out SocketHolder's (fd, is_uds, backlog) constructor.
                 self._ssp = None
-                self._shd = SocketHolder(self._given.fileno(), False, self.backlog)
-                self._sfd = self._given.fileno()
+                self._shd = SocketHolder(self._given.fileno(), False, self.backlog)  # type: ignore[call-arg,assignment]
+                self._sfd = self._given.fileno()  # type: ignore[assignment]
 
         self._server_class = SocketServer
         self._options = {
