@@ -176,11 +176,13 @@ def process_cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+WRK_INSTALL = (
+    "`apt-get install wrk` (Debian, Ubuntu), `dnf install wrk` (Fedora), `brew install wrk` (macOS)"
+)
 WRK_HINT = (
     "wrk is not installed, so the load comes from asyncio clients in this process, which take "
-    "CPU from the server on a small machine; install it for the figures docs/serve.md gives: "
-    "`apt-get install wrk` (Debian, Ubuntu), `dnf install wrk` (Fedora), `brew install wrk` "
-    "(macOS)."
+    f"CPU from the server on a small machine; install it for the figures docs/serve.md gives: "
+    f"{WRK_INSTALL}."
 )
 #: wrk's script: the request bodies from files (one per candidate set, encoded once), the
 #: summary as one JSON line.
@@ -452,6 +454,8 @@ def answered_so_far(port: int) -> float:
 def restart(args: argparse.Namespace) -> str:
     """A worker SIGKILLed under wrk's load: failures, time until a new worker is spawned and
     until it is ready, requests/s before, while one worker serves, and after."""
+    if shutil.which("wrk") is None:
+        raise SystemExit(f"--restart drives wrk, which is not installed: {WRK_INSTALL}.")
     config, described, queries, sets, top_n = workload(args)
     server = args.server.split(",")[0]
     count = max(2, usable_cores())
