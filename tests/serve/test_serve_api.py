@@ -33,7 +33,8 @@ def expected() -> list[tuple[int, float]]:
 
 def test_health_lists_the_models_without_a_key(live_server: LiveServer) -> None:
     answer = httpx.get(f"{live_server.url}/health", timeout=10)
-    assert answer.json() == {"status": "ok", "models": ["bm25", "detail"]}
+    workers = {"up": live_server.workers, "of": live_server.workers}
+    assert answer.json() == {"status": "ok", "models": ["bm25", "detail"], "workers": workers}
 
 
 @pytest.mark.parametrize("path", ["/v1/rerank", "/v2/rerank"])

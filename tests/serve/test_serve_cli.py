@@ -104,3 +104,70 @@ def test_the_app_shutdown_ends_its_scoring_threads_and_a_restart_makes_new_ones(
     with TestClient(app) as client:  # started again: a new pool
         answer = client.post("/rerank", json={"query": "cats", "texts": ["dogs", "cats"]})
         assert [r["index"] for r in answer.json()] == [1, 0]
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "two", "1.5", ""])
+def test_a_worker_count_that_is_not_a_positive_number_is_refused(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", "--workers", value])
+    assert stopped.value.code == 2
+    assert (
+        f"argument --workers: must be a whole number >= 1 or 'auto' (one per usable core), "
+        f"got {value!r}"
+    ) in capsys.readouterr().err
+
+
+def test_auto_workers_are_the_usable_cores() -> None:
+    import os
+
+    from rerank_plus.cli.serve import worker_count
+    from rerank_plus.serve.supervisor import usable_cores
+
+    assert worker_count("auto") == "auto"
+    assert worker_count("3") == 3
+    assert 1 <= usable_cores() <= len(os.sched_getaffinity(0))
+
+
+@pytest.mark.parametrize(
+    ("cpu_max", "limit"),
+    [("max 100000", None), ("200000 100000", 2), ("150000 100000", 2), ("5000 100000", 1),
+     ("", None)],
+)  # fmt: skip
+def test_a_containers_cpu_quota_caps_the_workers(tmp_path, cpu_max: str, limit: int | None) -> None:
+    from rerank_plus.serve.supervisor import cgroup_cpu_limit
+
+    path = tmp_path / "cpu.max"
+    path.write_text(cpu_max, encoding="ascii")
+    assert cgroup_cpu_limit(path) == limit
+    assert cgroup_cpu_limit(tmp_path / "absent") is None
+
+
+def test_the_command_line_offers_every_front() -> None:
+    from rerank_plus.cli.serve import SERVERS
+    from rerank_plus.serve.fronts import FRONTS
+
+    assert tuple(FRONTS) == SERVERS
+
+
+def test_ray_without_ray_installed_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails as if not installed
+    assert main(["serve", "--ray", "--config", "detail"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "rerank-plus serve: error: rerank-plus serve --ray needs the 'ray[serve]' package, "
+        "which is not installed. Install it with `pip install rerank-plus[ray]`."
+    )
+
+
+def test_an_unknown_front_lists_the_valid_ones() -> None:
+    from rerank_plus.serve.fronts import make_front
+
+    with pytest.raises(
+        ValueError, match=r"Unknown server 'hypercorn'; choose one of: uvicorn, granian\."
+    ):
+        make_front("hypercorn")

@@ -144,3 +144,42 @@ async def test_fast_path_answers_as_the_fastapi_route(path: str, body: dict[str,
             payload.pop("id", None)
         answers.append((answer.status_code, answer.headers["content-type"], payload))
     assert answers[0] == answers[1]
+
+
+class RecordingBM25(BM25Reranker):
+    """BM25 that keeps the document lists it is handed."""
+
+    def __init__(self) -> None:
+        super().__init__(language="en")
+        self.seen: list[Any] = []
+
+    def rank_many(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        self.seen += [item.documents for item in inputs]
+        return super().rank_many(inputs, *args, **kwargs)
+
+
+@pytest.mark.parametrize("path", ["/v2/rerank", "/v1/rerank"])
+async def test_a_body_is_decoded_once_and_its_documents_reach_the_reranker_uncopied(
+    path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import orjson
+    from rerank_plus.serve import parsing
+
+    decoded: list[Any] = []
+    original = orjson.loads
+
+    def loads(body: bytes) -> Any:
+        decoded.append(original(body))
+        return decoded[-1]
+
+    monkeypatch.setattr(parsing.orjson, "loads", loads)
+    reranker = RecordingBM25()
+    app = create_app({"bm25": reranker}, ServeSettings(batch_wait=0))
+    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+    body = {"query": "capital", "documents": ["capital city", "a river", "🇫🇷"]}
+    async with httpx.AsyncClient(transport=transport, base_url="http://server") as client:
+        answer = await client.post(path, json=body)
+    assert answer.status_code == 200
+    assert len(decoded) == 1
+    assert reranker.seen == [body["documents"]]
+    assert reranker.seen[0] is decoded[0]["documents"]  # the decoder's own list

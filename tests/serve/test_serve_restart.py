@@ -76,15 +76,19 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=30)
 
 
+SERVERS = ["granian", "uvicorn"]
+
+
+@pytest.mark.parametrize("server", SERVERS)
 async def test_sigkill_mid_load_then_restart_loses_no_request(
-    models_config: Path, monkeypatch: pytest.MonkeyPatch
+    models_config: Path, monkeypatch: pytest.MonkeyPatch, server: str
 ) -> None:
     monkeypatch.setenv(KEY_ENV, API_KEY)
     expected = {
         q: [(r.index, r.relevance_score) for r in BM25Reranker().rank(q, DOCS)] for q in QUERIES
     }
     port = free_port()
-    processes = [start(port, models_config)]
+    processes = [start(port, models_config, "--server", server)]
     # Patient enough to outlast a restart on a busy machine (about two minutes in all).
     retry = RetryPolicy(attempts=120, base_delay=0.2, max_delay=1.0)
     remote = RemoteReranker(
@@ -106,7 +110,7 @@ async def test_sigkill_mid_load_then_restart_loses_no_request(
             await asyncio.sleep(0.01)
         processes[0].send_signal(signal.SIGKILL)
         await asyncio.to_thread(processes[0].wait, 30)
-        processes.append(await asyncio.to_thread(start, port, models_config))
+        processes.append(await asyncio.to_thread(start, port, models_config, "--server", server))
         restarted_at.append(time.monotonic())
 
     workers, requests = 4, 12
@@ -146,13 +150,20 @@ def in_flight(url: str) -> float:
     return float(line.rsplit(" ", 1)[1]) if line else 0.0
 
 
-def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("server", "workers"), [("granian", 1), ("uvicorn", 1), ("granian", 2), ("uvicorn", 2)]
+)
+def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(
+    tmp_path: Path, server: str, workers: int
+) -> None:
     # English analysis: unknown words in unknown languages would load language after language.
     config = tmp_path / "english.json"
     config.write_text('{"reranker": {"provider": "bm25", "language": "en"}}', encoding="utf-8")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    process = start(port, config, "--drain-seconds", "2")
+    process = start(
+        port, config, "--drain-seconds", "2", "--server", server, "--workers", str(workers)
+    )
     headers = {"Authorization": f"Bearer {API_KEY}"}
     slow: dict[str, object] = {}
 
@@ -179,7 +190,7 @@ def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(tmp_path: Path
             timeout=30,
         )
         sender.join(timeout=120)
-        assert process.wait(timeout=60) == -signal.SIGTERM  # uvicorn re-raises it once done
+        assert process.wait(timeout=60) == -signal.SIGTERM  # re-raised once drained
     finally:
         stop(process)
     assert refused.status_code == 503
@@ -188,10 +199,21 @@ def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(tmp_path: Path
     assert slow["at"] > signalled  # it was in flight when the signal came, and still answered
 
 
+@pytest.mark.parametrize("server", SERVERS)
 @pytest.mark.parametrize("sigint_ignored", [False, True], ids=["sigint-default", "sigint-ignored"])
-def test_a_second_signal_stops_at_once(models_config: Path, sigint_ignored: bool) -> None:
+def test_a_second_signal_stops_at_once(
+    models_config: Path, sigint_ignored: bool, server: str
+) -> None:
     port = free_port()
-    process = start(port, models_config, "--drain-seconds", "60", sigint_ignored=sigint_ignored)
+    process = start(
+        port,
+        models_config,
+        "--drain-seconds",
+        "60",
+        "--server",
+        server,
+        sigint_ignored=sigint_ignored,
+    )
     try:
         process.send_signal(signal.SIGTERM)
         time.sleep(0.5)

@@ -1,15 +1,33 @@
-"""``rerank-plus serve``: run the rerank API (Cohere-, Jina- and TEI-compatible) with uvicorn."""
+"""``rerank-plus serve``: run the rerank API (Cohere-, Jina- and TEI-compatible): one process,
+several worker processes on one port (``--workers``), or replicas on Ray Serve (``--ray``)."""
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
-import signal
+import os
 import sys
-import threading
-from typing import Any
 
 from rerank_plus.errors import MissingExtraError
+
+#: The HTTP servers ``--server`` picks from (``rerank_plus.serve.fronts.FRONTS``; named here so
+#: the command line is built without the ``server`` extra). The first is the default.
+SERVERS = ("uvicorn", "granian")
+
+
+def worker_count(text: str) -> int | str:
+    """``--workers``: a whole number of at least 1, or ``auto`` (the usable cores)."""
+    if text == "auto":
+        return text
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number >= 1 or 'auto' (one per usable core), got {text!r}"
+        )
+    return value
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,7 +73,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="on SIGTERM, keep answering 503 this long (while a load balancer takes the server "
         "out) before closing the listener; in-flight requests finish either way",
     )
-    parser.add_argument("--log-level", default="info", help="uvicorn's log level")
+    parser.add_argument(
+        "--workers",
+        type=worker_count,
+        default=1,
+        metavar="N|auto",
+        help="worker processes on the one port, each with its own models (default 1; 'auto': "
+        "one per usable core); with --ray, the most replicas",
+    )
+    parser.add_argument(
+        "--server",
+        choices=SERVERS,
+        default=SERVERS[0],
+        help=f"the HTTP server (default {SERVERS[0]}; see docs/serve.md, 'Scale')",
+    )
+    parser.add_argument(
+        "--ray",
+        action="store_true",
+        help="serve on Ray Serve (a local Ray instance, or RAY_ADDRESS's cluster): replicas "
+        "autoscaled on ongoing requests, up to --workers",
+    )
+    parser.add_argument(
+        "--target-ongoing-requests",
+        type=float,
+        default=8.0,
+        help="with --ray: requests in flight per replica that autoscaling aims at (default 8)",
+    )
+    parser.add_argument("--log-level", default="info", help="the HTTP server's log level")
     parser.set_defaults(run=run)
 
 
@@ -70,12 +114,12 @@ def is_loopback(host: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
-
-        from rerank_plus.serve import ServeSettings, create_app, load_models
+        from rerank_plus.serve import ServeSettings
         from rerank_plus.serve.auth import API_KEYS_ENV, load_api_keys
-        from rerank_plus.serve.heap import settle_heap
-        from rerank_plus.serve.models import warm_up
+        from rerank_plus.serve.fronts import bind, make_front
+        from rerank_plus.serve.lifecycle import exit_status
+        from rerank_plus.serve.supervisor import Supervisor, WorkerStartError, usable_cores
+        from rerank_plus.serve.worker import ServeOptions, build_app, serve_forever
     except ImportError as error:
         missing = MissingExtraError(error.name or "fastapi", "server", "rerank-plus serve")
         print(f"rerank-plus serve: error: {missing}", file=sys.stderr)
@@ -94,40 +138,31 @@ def run(args: argparse.Namespace) -> int:
         batch_size=args.batch_size,
         api_keys=keys,
     )
-    models = load_models(args.config)
-    warm_up(models)
-    app = create_app(models, settings)
-    service = app.state.service
-    settle_heap()
-
-    received: set[int] = set()
-
-    class DrainingServer(uvicorn.Server):
-        """On SIGINT/SIGTERM, answer new requests 503 while in-flight ones finish; with
-        ``--drain-seconds``, stop listening only after that long (a second signal: at once)."""
-
-        def handle_exit(self, sig: int, frame: Any) -> None:
-            received.add(sig)
-            if service.draining or args.drain_seconds <= 0:
-                service.draining = True
-                super().handle_exit(sig, frame)
-                return
-            service.draining = True
-            stop = threading.Timer(args.drain_seconds, super().handle_exit, (sig, frame))
-            stop.daemon = True
-            stop.start()
-
-    config = uvicorn.Config(
-        app,
-        host=args.host,
-        port=args.port,
+    options = ServeOptions(
+        configs=tuple(args.config),
+        settings=settings,
+        server=args.server,
+        drain_seconds=args.drain_seconds,
         log_level=args.log_level,
-        timeout_graceful_shutdown=30,
+    )
+    count = usable_cores() if args.workers == "auto" else args.workers
+    if args.ray:
+        from rerank_plus.serve.ray_serve import serve_on_ray
+
+        return serve_on_ray(options, args.host, args.port, count, args.target_ongoing_requests)
+    make_front(options.server, options.log_level)  # a missing package fails before any loading
+    if count == 1:
+        app = build_app(options)
+        return exit_status(serve_forever(options, bind(args.host, args.port), app))
+    supervisor = Supervisor(options, count, args.host, args.port)
+    print(
+        f"rerank-plus serve: {count} workers ({options.server}) on "
+        f"http://{args.host}:{args.port}, supervisor pid {os.getpid()}",
+        file=sys.stderr,
     )
     try:
-        DrainingServer(config).run()  # after a graceful stop, uvicorn re-raises the signal
-    except KeyboardInterrupt:
-        return 130  # SIGINT's conventional status, without a traceback
-    # A process started with SIGINT ignored (a script's background job) gets nothing from the
-    # re-raise: the status still says how it was stopped.
-    return 130 if signal.SIGINT in received else 0
+        received = supervisor.serve()
+    except WorkerStartError as error:
+        print(f"rerank-plus serve: error: {error}", file=sys.stderr)
+        return 2
+    return exit_status(received)

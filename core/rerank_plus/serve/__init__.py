@@ -1,5 +1,6 @@
 """``rerank-plus serve``: rerankers behind Cohere-, Jina- and TEI-compatible HTTP endpoints.
-Needs the ``server`` extra (FastAPI, uvicorn, prometheus-client)."""
+Needs the ``server`` extra (FastAPI, uvicorn or Granian, prometheus-client); ``--workers``
+runs several processes (``supervisor``), ``--ray`` replicas on Ray Serve (``ray_serve``)."""
 
 from rerank_plus.serve.app import create_app
 from rerank_plus.serve.models import load_models

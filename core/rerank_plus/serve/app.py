@@ -13,7 +13,7 @@ import contextlib
 import functools
 import re
 import uuid
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -21,7 +21,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -80,6 +80,8 @@ class RerankService:
         self.settings = settings
         self.metrics = metrics
         self.draining = False
+        #: HTTP requests received and not yet answered (the drain waits for none to be left).
+        self.active = 0
         self.scoring = self._scoring_pool()
         self._closed = False
         # Neural models wait up to batch_wait for neighbours. The others only take the requests
@@ -190,17 +192,26 @@ class RerankApp(FastAPI):
 
     fast_path: ASGIApp | None = None
     endpoints: RerankEndpoints | None = None
+    service: RerankService | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            self.fast_path is not None
-            and self.endpoints is not None
-            and self.endpoints.serves(scope)
-        ):
-            scope["app"] = self
-            await self.fast_path(scope, receive, send)
+        if scope["type"] != "http" or self.service is None:
+            await super().__call__(scope, receive, send)
             return
-        await super().__call__(scope, receive, send)
+        service = self.service
+        service.active += 1
+        try:
+            if (
+                self.fast_path is not None
+                and self.endpoints is not None
+                and (self.endpoints.serves(scope))
+            ):
+                scope["app"] = self
+                await self.fast_path(scope, receive, send)
+            else:
+                await super().__call__(scope, receive, send)
+        finally:
+            service.active -= 1
 
 
 def _request_body(model: type[BaseModel]) -> dict[str, Any]:
@@ -223,9 +234,20 @@ def _add_limits(components: dict[str, Any], settings: ServeSettings) -> None:
                 option.update(text)
 
 
-def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = None) -> FastAPI:
+def _one_worker() -> tuple[int, int]:
+    return 1, 1
+
+
+def create_app(
+    models: Mapping[str, Reranker],
+    settings: ServeSettings | None = None,
+    *,
+    workers: Callable[[], tuple[int, int]] = _one_worker,
+) -> FastAPI:
     """The ASGI application serving ``models`` by name under ``settings``; its
-    ``state.service.draining`` turns new requests away with 503 during shutdown."""
+    ``state.service.draining`` turns new requests away with 503 during shutdown.
+    ``workers()`` says how many of the server's worker processes are up, of how many, for
+    ``/health``."""
     settings = settings or ServeSettings()
     metrics = ServerMetrics()
     service = RerankService(models, settings, metrics)
@@ -243,6 +265,7 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
         version="1",
     )
     app.state.service = service
+    app.service = service
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, error: ApiError) -> JSONResponse:
@@ -345,13 +368,15 @@ def create_app(models: Mapping[str, Reranker], settings: ServeSettings | None = 
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
-        """Liveness and the models on offer."""
-        return {"status": "ok", "models": list(service.models)}
+        """Liveness, the models on offer, and the worker processes up (of how many)."""
+        up, total = workers()
+        return {"status": "ok", "models": list(service.models), "workers": {"up": up, "of": total}}
 
     @app.get("/metrics", response_class=PlainTextResponse)
     async def prometheus() -> Response:
-        """Prometheus text format: requests, errors by status, latency, documents, batches."""
-        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+        """Prometheus text format: requests, errors by status, latency, documents, batches
+        (summed over all worker processes, the ones that ended included)."""
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
     def openapi() -> dict[str, Any]:
         """FastAPI's schema, plus the request bodies the endpoints parse themselves."""

@@ -1,18 +1,30 @@
-"""Prometheus metrics of one server: requests and errors by status, latency, documents."""
+"""Prometheus metrics of one server: requests and errors by status, latency, documents.
+
+A server of several worker processes runs prometheus-client's multiprocess mode: the
+supervisor sets ``PROMETHEUS_MULTIPROC_DIR`` before a worker starts, each worker writes its
+values to its own files there, and ``/metrics`` on any worker sums the files of all of them,
+those of workers that ended included, so no counter goes back when a worker is replaced.
+"""
 
 from __future__ import annotations
 
+import os
 import time
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.multiprocess import MultiProcessCollector
 
 from rerank_plus.serve.limits import ASGIApp, Message, Receive, Scope, Send
+
+#: The variable naming the folder where the worker processes of one server write their values.
+MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
 class ServerMetrics:
     """The server's own registry (not the process-global one), so two apps never collide."""
 
     def __init__(self) -> None:
+        self.shared_folder = os.environ.get(MULTIPROCESS_ENV) or None
         self.registry = CollectorRegistry()
         self.requests = Counter(
             "rerank_plus_requests",
@@ -25,6 +37,7 @@ class ServerMetrics:
             "Requests received and not yet answered, by path.",
             ["path"],
             registry=self.registry,
+            multiprocess_mode="livesum",  # the live workers' requests, summed
         )
         self.errors = Counter(
             "rerank_plus_errors",
@@ -52,6 +65,14 @@ class ServerMetrics:
             registry=self.registry,
             buckets=(1, 2, 4, 8, 16, 32, 64, 128),
         )
+
+    def exposition(self) -> bytes:
+        """The Prometheus text of this process, or of all the server's workers."""
+        if self.shared_folder is None:
+            return generate_latest(self.registry)
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry, path=self.shared_folder)
+        return generate_latest(registry)
 
 
 class MetricsMiddleware:
