@@ -18,6 +18,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+#: Common words of the tiny vocabularies (the encoder fixtures in conftest.py share them).
 FILLER = [
     "the",
     "city",
@@ -55,6 +56,10 @@ FILLER = [
     "winter",
     "museum",
     "painting",
+]
+#: What the tiny decoders' tokenizers also learn: the test questions' own words.
+TRAINING_WORDS = [
+    *FILLER,
     "marathon",
     "runner",
     "race",
@@ -123,7 +128,7 @@ def corpus(seed: int = 0, sentences: int = 400) -> list[str]:
     rng = random.Random(seed)
     texts = TEMPLATE_TEXT * 20 + [" ".join(ANSWERS)] * 50 + ANSWERS * 50
     for _ in range(sentences):
-        words = [rng.choice(FILLER) for _ in range(rng.randint(3, 15))]
+        words = [rng.choice(TRAINING_WORDS) for _ in range(rng.randint(3, 15))]
         texts.append(" ".join(words) + rng.choice([".", "?", "!", ""]))
     return texts
 
