@@ -12,11 +12,47 @@ import random
 from pathlib import Path
 
 import pytest
-from tiny_decoders import FILLER
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-
+FILLER = [
+    "the",
+    "city",
+    "park",
+    "river",
+    "bridge",
+    "music",
+    "book",
+    "table",
+    "window",
+    "garden",
+    "coffee",
+    "morning",
+    "evening",
+    "train",
+    "station",
+    "market",
+    "street",
+    "school",
+    "teacher",
+    "student",
+    "paper",
+    "letter",
+    "house",
+    "road",
+    "car",
+    "light",
+    "water",
+    "stone",
+    "tree",
+    "flower",
+    "cloud",
+    "rain",
+    "summer",
+    "winter",
+    "museum",
+    "painting",
+]
 KEYWORD = "marathon"
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", KEYWORD, "runner", "race", *FILLER]
 
