@@ -37,6 +37,8 @@ def ray_url(models_config: Path) -> Iterator[str]:
 
     # The replicas import rerank_plus from this tree, as the test process does.
     env = {"PYTHONPATH": serve_environment()["PYTHONPATH"], "RAY_USAGE_STATS_ENABLED": "0"}
+    if ray.is_initialized():  # another test module's Ray (the batch tests'): this one needs its env
+        ray.shutdown()
     ray.init(
         num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": env}
     )
