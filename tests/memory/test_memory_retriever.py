@@ -341,3 +341,19 @@ def test_property_within_budget_and_no_text_twice(
         assert item.shown and item.shown in context.text
         for sentence in {fold(s) for s in split_sentences(item.shown) if s != ELISION}:
             assert owner.setdefault(sentence, item.id) == item.id, "a sentence shown twice"
+
+
+def test_a_summary_whose_summarizer_failed_is_named_in_the_guidance() -> None:
+    def failing(text: str) -> str:
+        raise RuntimeError("the LLM is down")
+
+    from rerank_plus.memory import LLMSummarizer, build_memory
+
+    memory = build_memory(
+        [text for _, text in MESSAGES],
+        summarizer=LLMSummarizer(failing),
+        on_summary_error="extractive",
+    )
+    context = MemoryRetriever(memory).retrieve("Summarize the meeting", max_tokens=400)
+    assert context.items
+    assert "extractive stand-ins" in str(context.guidance)

@@ -217,6 +217,12 @@ class MemoryRetriever:
         trace.timed("compose")
         trace.spend = composition.spend
         items = context_items(composition.placed)
+        failed = [item.id for item in items if "summary_error" in item.item.extras]
+        if failed:
+            notes.append(
+                f"Summaries {', '.join(failed[:5])} are extractive stand-ins: their summarizer "
+                "failed when the memory was built."
+            )
         if not items:
             notes.append(
                 "Nothing fits: the budget is smaller than one item with its header."
