@@ -28,8 +28,10 @@ def test_one_add_re_summarizes_only_the_path_to_the_top(chat: list[dict]) -> Non
     stored = memory.add(chat[120])
     assert stored.id == "m120" and stored.index == 120 and memory.messages[-1] is stored
     changed = [item for item in memory.items if before.get(item.id) is not item]
-    assert [item.id for item in changed] == ["m120", "L1.5", "L2.1"]
-    assert [memory.parents(item.id)[0].id for item in changed[:-1]] == ["L1.5", "L2.1"]
+    path = [stored]
+    while memory.parents(path[-1].id):
+        path.append(memory.parents(path[-1].id)[0])
+    assert changed == path and len(path) == memory.depth
     rebuilt = build_memory(chat[:121])
     assert shape(memory) == shape(rebuilt)
     for item in changed:

@@ -16,6 +16,7 @@ it (term statistics from the messages, the open window from the last window's me
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from rerank_plus.analysis import Analyzer
@@ -126,6 +127,19 @@ def _changed_windows(
     return level
 
 
+def _reuse(memory: Memory, item: MemoryItem) -> MemoryItem:
+    """The stored item when a re-summary changed nothing (same object, no new embedding),
+    or the new item with the stored embedding when only its text stayed the same."""
+    if item.id not in memory:
+        return item
+    stored = memory.get(item.id)
+    if stored is item or stored == item:
+        return stored
+    if stored.text == item.text and item.embedding is None:
+        return replace(item, embedding=stored.embedding)
+    return item
+
+
 def append_message(memory: Memory, message: Any) -> MemoryItem:
     """Append ``message`` (a str, a mapping or a level-0 MemoryItem) to ``memory`` and update
     the summaries it touches; returns the stored message. See the module docstring."""
@@ -173,7 +187,7 @@ def append_message(memory: Memory, message: Any) -> MemoryItem:
                 level.append(summary)
         levels.append(level)
         changed = set(parents)
-    items = [entry for level in levels for entry in level]
+    items = [_reuse(memory, entry) for level in levels for entry in level]
     memory.replace(builder.with_embeddings(items))
     keep_for_add(builder, [entry for level in levels[1:] for entry in level])
     builder.version = memory.version

@@ -90,14 +90,24 @@ class OpenWindow:
             self.last_time = turn.time
 
     def best_split(self, settings: BuildSettings) -> int | None:
-        """Where a full window is best cut: the informative turn, after ``min_window_words``
-        words, that was least like the window when it arrived, if below the window's mean."""
+        """Where a full window is best cut: the informative turn least like the window when
+        it arrived, among those after ``min_window_words`` words whose similarity was below
+        the window's mean, and those after half of that whose similarity was a shift
+        (below ``shift_ratio`` times the mean): a shift the immediate rule could not take,
+        because the window was still small, is found here."""
         expected = self._expected()
+        if expected is None:
+            return None
         words, best, lowest = 0, None, expected
         for position, turn in enumerate(self.turns):
+            if words >= settings.window_minimum:
+                bound = expected
+            elif 2 * words >= settings.window_minimum:
+                bound = settings.shift_ratio * expected
+            else:
+                bound = float("-inf")
             arrival = self.arrivals[position]
-            past_minimum = position and words >= settings.window_minimum
-            if past_minimum and arrival is not None and lowest is not None and arrival < lowest:
+            if position and arrival is not None and arrival < min(lowest, bound):
                 best, lowest = position, arrival
             words += turn.words
         return best
