@@ -423,7 +423,7 @@ def capacity(args: argparse.Namespace) -> str:
             f"| {server} | {count} | {got.rps:.1f} | **{got.rps / count / base.rps:.2f}** | "
             f"{got.rps / one[server]:.2f} | {statistics.median(got.p50):.1f} | "
             f"{statistics.median(got.p99):.1f} | {rate_p99:.1f} | "
-            f"{got.non2xx + got.errors + failures} | "
+            f"{got.non2xx} / {got.errors} / {failures} | "
             f"{1000 * got.cpu / got.requests:.2f} |"
         )
     client = "wrk (1 thread)" if use_wrk else "asyncio clients in the benchmark's process"
@@ -436,7 +436,8 @@ def capacity(args: argparse.Namespace) -> str:
         f"1-minute load average {load_before:.1f} before, {load_after:.1f} after, on "
         f"{os.cpu_count()} CPUs (servers, load generator and baseline share them).\n\n"
         "| server | workers | requests/s | per worker / in-process | vs 1 worker | p50 ms | "
-        f"p99 ms | p99 ms at {args.rate:.0f}/s | failed | server CPU ms per request |\n"
+        f"p99 ms | p99 ms at {args.rate:.0f}/s | failed: non-2xx / socket / at the fixed load | "
+        "server CPU ms per request |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join(lines) + "\n"
         f"| in-process `rank()` (baseline) | | {base.rps:.1f} | 1.00 | | | | | | "
         f"{1000 * base.cpu / base.requests:.2f} |\n"

@@ -107,6 +107,15 @@ def test_only_rerankers_that_share_batches_wait_for_neighbours(
 
     neural, lexical = CountingCrossEncoder(tiny_cross_encoder_path), BM25Reranker()
     assert shares_batches(neural) and not shares_batches(lexical)
+    from rerank_plus import from_config
+    from rerank_plus.compose.cascade import Cascade
+    from rerank_plus.compose.pipeline import Pipeline
+
+    configured = from_config({"reranker": {"provider": "bm25"}})  # a Pipeline around BM25
+    assert isinstance(configured, Pipeline) and not shares_batches(configured)
+    assert shares_batches(Pipeline(neural)) and not shares_batches(Pipeline(lexical))
+    assert shares_batches(Cascade([lexical, neural], keep=[2, 1]))
+    assert not shares_batches(Cascade([lexical, Pipeline(lexical)], keep=[2, 1]))
     app = create_app({"neural": neural, "bm25": lexical}, ServeSettings(batch_wait=0.004))
     batchers = app.state.service.batchers
     assert (batchers["neural"].wait, batchers["bm25"].wait) == (0.004, 0.0)
@@ -195,10 +204,18 @@ async def test_batch_sizes_are_in_the_metrics(tiny_cross_encoder_path: Path) -> 
     assert 'rerank_plus_batch_requests_sum{model="neural"} 3.0' in text
 
 
-async def test_lexical_requests_in_the_same_turn_share_a_thread_hand_off() -> None:
+async def test_lexical_requests_are_scored_one_by_one_on_one_thread() -> None:
+    import threading
+
     from rerank_plus import BM25Reranker
 
-    reranker = BM25Reranker()
+    class Recording(BM25Reranker):
+        def rank_many(self, inputs, *args, **kwargs):  # type: ignore[no-untyped-def]
+            calls.append((len(inputs), threading.current_thread().name))
+            return super().rank_many(inputs, *args, **kwargs)
+
+    calls: list[tuple[int, str]] = []
+    reranker = Recording()
     bodies = [
         {"query": q, "documents": documents_for(i), "top_n": 3} for i, q in enumerate(QUERIES)
     ]
@@ -210,13 +227,9 @@ async def test_lexical_requests_in_the_same_turn_share_a_thread_hand_off() -> No
     for body, answer in zip(bodies, answers, strict=True):
         want = reranker.rank(body["query"], body["documents"], 3)
         assert pairs(answer.json()["results"]) == [(r.index, r.relevance_score) for r in want]
-    count = next(
-        float(line.rsplit(" ", 1)[1])
-        for line in text.splitlines()
-        if line.startswith('rerank_plus_batch_requests_count{model="bm25"}')
-    )
-    assert 'rerank_plus_batch_requests_sum{model="bm25"} 16.0' in text
-    assert count < len(bodies)
+    assert [size for size, _ in calls[: len(bodies)]] == [1] * len(bodies)
+    assert {name for _, name in calls[: len(bodies)]} == {"rerank-plus-scoring-lexical_0"}
+    assert f'rerank_plus_batch_requests_count{{model="bm25"}} {float(len(bodies))}' in text
 
 
 async def test_a_request_over_its_time_limit_gets_504_and_the_others_go_on(

@@ -35,7 +35,16 @@ BatchKey = tuple[int | None, bool]
 
 def shares_batches(reranker: Reranker) -> bool:
     """Whether ``reranker`` scores many queries at once better than one by one: it overrides
-    :meth:`Reranker.score_many` (neural scorers do). The others gain nothing from waiting."""
+    :meth:`Reranker.score_many` (neural scorers do), or it is a pipeline or cascade with such
+    a reranker inside (they override it only to pass the batch on). The others gain nothing
+    from waiting."""
+    from rerank_plus.compose.cascade import Cascade
+    from rerank_plus.compose.pipeline import Pipeline
+
+    if isinstance(reranker, Pipeline):
+        return shares_batches(reranker.reranker)
+    if isinstance(reranker, Cascade):
+        return any(shares_batches(stage) for stage in reranker.stages)
     return type(reranker).score_many is not Reranker.score_many
 
 

@@ -12,8 +12,9 @@ class ServeSettings:
 
     ``max_documents`` follows Cohere's own limit (1,000 per request). An empty ``api_keys``
     means no authentication (the command line allows that only on a loopback address, or with
-    ``--no-auth``). ``scoring_threads`` requests are scored at once (default: one per CPU);
-    the others wait their turn without holding a thread.
+    ``--no-auth``). ``scoring_threads`` batches of the neural models are scored at once
+    (default: one per CPU; torch lets go of the GIL); the others wait their turn without holding
+    a thread. The other models' requests are scored one at a time on one thread of their own.
 
     Rerankers that share batches across queries (neural ones) gather concurrent requests for
     up to ``batch_wait`` seconds, at most ``batch_size`` requests, into one ``rank_many`` call;
