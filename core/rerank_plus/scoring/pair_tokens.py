@@ -29,6 +29,25 @@ class Tokens:
     length: int
 
 
+def cached_and_missing(
+    cache: LRUCache[Tokens], texts: Sequence[str]
+) -> tuple[list[str | bytes], dict[str | bytes, Tokens], dict[str | bytes, str]]:
+    """Each text's cache key, the token ids the cache holds, and the texts (once each) it does
+    not: what both the encoder and the decoder paths tokenize documents from."""
+    keys = [content_key(text) for text in texts]
+    found: dict[str | bytes, Tokens] = {}
+    missing: dict[str | bytes, str] = {}
+    for key, text in zip(keys, texts, strict=True):
+        if key in found or key in missing:
+            continue
+        cached = cache.get(key)
+        if cached is None:
+            missing[key] = text
+        else:
+            found[key] = cached
+    return keys, found, missing
+
+
 @dataclass(frozen=True, slots=True)
 class PairTemplate:
     """Where the special tokens go around the two sequences, and the type id of each part:
@@ -164,17 +183,7 @@ class PairTokenizer:
 
     def documents(self, texts: Sequence[str]) -> list[Tokens]:
         """Token ids of each document, from the cache where it was tokenized before."""
-        keys = [content_key(text) for text in texts]
-        found: dict[str | bytes, Tokens] = {}
-        missing: dict[str | bytes, str] = {}
-        for key, text in zip(keys, texts, strict=True):
-            if key in found or key in missing:
-                continue
-            cached = self._documents.get(key)
-            if cached is None:
-                missing[key] = text
-            else:
-                found[key] = cached
+        keys, found, missing = cached_and_missing(self._documents, texts)
         for key, ids in zip(missing, self.encode(list(missing.values())), strict=True):
             self._documents.put(key, ids)
             found[key] = ids

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from rerank_plus.analysis.cache import LRUCache, content_key
+from rerank_plus.analysis.cache import LRUCache
 from rerank_plus.scoring.decoder_recipes import DecoderRecipe
-from rerank_plus.scoring.pair_tokens import PairBatch, Tokens
+from rerank_plus.scoring.pair_tokens import PairBatch, Tokens, cached_and_missing
 
 _FIELD = re.compile(r"\{(instruction|query|document)\}")
 
@@ -146,17 +146,7 @@ class PromptTokenizer:
     def documents(self, texts: Sequence[str]) -> list[Tokens]:
         """Each document's piece, from the cache where it was tokenized before; cut at
         ``max_length`` since no prompt keeps more."""
-        keys = [content_key(text) for text in texts]
-        found: dict[str | bytes, Tokens] = {}
-        missing: dict[str | bytes, str] = {}
-        for key, text in zip(keys, texts, strict=True):
-            if key in found or key in missing:
-                continue
-            cached = self._documents.get(key)
-            if cached is None:
-                missing[key] = text
-            else:
-                found[key] = cached
+        keys, found, missing = cached_and_missing(self._documents, texts)
         pieces = [fill(self.recipe.document, document=text) for text in missing.values()]
         for key, ids in zip(missing, self._encode(pieces), strict=True):
             tokens = Tokens(np.asarray(ids[: self.max_length], dtype=np.int64), len(ids))
