@@ -144,3 +144,25 @@ def test_property_never_over_budget_and_no_sentence_twice(
         for sentence in {fold(s) for s in split_sentences(placed.shown) if s != "[...]"}
     )
     assert all(count == 1 for count in per_item.values())  # an item may repeat itself
+
+
+def test_quote_stretches_come_best_first_each_in_order() -> None:
+    hits = {
+        "quotes": [
+            Hit(quote(20, "The supplier confirmed the rubber casing."), 0.9),
+            Hit(quote(21, "It costs two euros more per unit.", "Ben"), 0.5),
+            Hit(quote(3, "We met the designers on Monday."), 0.6),
+            Hit(quote(4, "They showed three prototypes.", "Ben"), 0.4),
+        ],
+    }
+    result = composer().compose(hits, {"quotes": 1.0}, ("quotes",), 200, 0.0, Trace("q"))
+    assert result.text.splitlines() == [
+        "Quotes (verbatim messages):",
+        "[L0 #20-21]",
+        "Ana: The supplier confirmed the rubber casing.",
+        "Ben: It costs two euros more per unit.",
+        "[L0 #3-4]",
+        "Ana: We met the designers on Monday.",
+        "Ben: They showed three prototypes.",
+    ]
+    assert [item.id for item in context_items(result.placed)] == ["m20", "m21", "m3", "m4"]

@@ -2,11 +2,13 @@
 
 Blocks come in reading order: ``overview`` (high-level summaries), ``extracts`` (window
 summaries under them), ``quotes`` (verbatim messages). Each item gets a header with its level,
-index and time; consecutive quotes share one header and each line names its speaker. Items are
-chronological inside a block. The budget is filled in the policy's ``fill_order`` with each
-block's quota; what a block leaves unused goes to the next one (and what is left after the last
-block goes round once more, to any block that can use it), and an item that does not fit is
-skipped, not the end of the fill.
+index and time; consecutive quotes share one header and each line names its speaker. Summaries
+are chronological inside their block; quotes come in stretches of consecutive messages, each
+stretch chronological, the stretch with the best-scored quote first (the strongest evidence
+leads: readers and models attend most to the start of a context). The budget is filled in the
+policy's ``fill_order`` with each block's quota; what a block leaves unused goes to the next
+one (and what is left after the last block goes round once more, to any block that can use
+it), and an item that does not fit is skipped, not the end of the fill.
 
 No text twice: a sentence already shown (say, inside a chosen summary) is not repeated; an
 item's repeated sentences are elided with ``[...]``, and an item with nothing new is left out.
@@ -182,25 +184,30 @@ class Composer:
 
     def _render(self, placed: list[Placed], max_tokens: int, trace: Trace) -> Composition:
         while True:
-            text, spend = self._text(placed)
+            text, spend, shown_order = self._text(placed)
             tokens = self.counter(text) if text else 0
             if tokens <= max_tokens or not placed:
-                return Composition(text, placed, tokens, spend)
+                return Composition(text, shown_order, tokens, spend)
             # A counter that is not additive over lines: drop the weakest item until it fits.
             weakest = min(range(len(placed)), key=lambda i: (placed[i].hit.score, -i))
             trace.reject(placed[weakest].hit.item.id, "over the budget once rendered")
             placed = placed[:weakest] + placed[weakest + 1 :]
 
-    def _text(self, placed: list[Placed]) -> tuple[str, dict[str, dict[str, int]]]:
+    def _text(self, placed: list[Placed]) -> tuple[str, dict[str, dict[str, int]], list[Placed]]:
+        """The context's text, its spend per block and label, and the items in shown order."""
         lines: list[str] = []
         spend: dict[str, dict[str, int]] = {}
+        shown_order: list[Placed] = []
         for block in BLOCKS:
             members = sorted(
                 (p for p in placed if p.block == block),
                 key=lambda p: (self.span_start.get(p.hit.item.id, 0), -p.hit.item.level),
             )
+            if block == "quotes":
+                members = stretches_best_first(members)
             if not members:
                 continue
+            shown_order += members
             lines.append(TITLES[block])
             spent = spend.setdefault(block, {})
             spent["title"] = self.counter(TITLES[block])
@@ -227,13 +234,24 @@ class Composer:
                 label = item.label()
                 spent[label] = spent.get(label, 0) + self.counter(self.line(item, entry.shown))
                 previous = item
-        return "\n".join(lines), spend
+        return "\n".join(lines), spend, shown_order
+
+
+def stretches_best_first(members: Sequence[Placed]) -> list[Placed]:
+    """Quotes in runs of consecutive messages, the run holding the best-scored quote first,
+    each run in order: the strongest evidence leads and every stretch still reads as said."""
+    runs: list[list[Placed]] = []
+    for entry in members:
+        if runs and entry.hit.item.index == runs[-1][-1].hit.item.index + 1:
+            runs[-1].append(entry)
+        else:
+            runs.append([entry])
+    runs.sort(key=lambda run: -max(entry.hit.score for entry in run))
+    return [entry for run in runs for entry in run]
 
 
 def context_items(placed: Sequence[Placed]) -> tuple[ContextItem, ...]:
-    """The placed items as the caller sees them, in the order the context shows them."""
-    order = {block: position for position, block in enumerate(BLOCKS)}
+    """The placed items as the caller sees them (a composition's are in shown order)."""
     return tuple(
-        ContextItem(entry.hit.item, entry.hit.score, entry.block, entry.shown)
-        for entry in sorted(placed, key=lambda p: order[p.block])
+        ContextItem(entry.hit.item, entry.hit.score, entry.block, entry.shown) for entry in placed
     )

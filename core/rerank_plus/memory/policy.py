@@ -64,15 +64,16 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "min_relevance": 0.0,
         "safe_drill": False,
     },
-    # Precise questions: windows and raw messages, a little upper-level context.
+    # Precise questions: the messages under the best windows, verbatim. Summaries get only
+    # what the quotes leave: on QMSum's train meetings every share given to them cost recall.
     "detail": {
-        "quotas": {"overview": 0.2, "extracts": 0.1, "quotes": 0.7},
+        "quotas": {"overview": 0.0, "extracts": 0.0, "quotes": 1.0},
         "fill_order": ["quotes", "extracts", "overview"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.2},
         "freshness": None,
         "entity_boost": 1.3,
         "mmr_lambda": 0.95,
-        "overview_items": {"small": 1, "medium": 2, "large": 2},
+        "overview_items": {"small": 0, "medium": 1, "large": 2},
         "drill_m": {"small": 12, "medium": 20, "large": 30},
         "drill_from": "windows",
         "drill_picks": {"small": 3, "medium": 6, "large": 10},

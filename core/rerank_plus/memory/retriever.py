@@ -36,6 +36,7 @@ from rerank_plus.memory.search import Allowed, Hit, LevelSearch
 from rerank_plus.memory.times import parse_time
 from rerank_plus.memory.trace import Trace
 from rerank_plus.reranker import Reranker
+from rerank_plus.scoring.bm25 import BM25Reranker
 from rerank_plus.selection.budget import approximate_tokens
 
 logger = logging.getLogger("rerank_plus.memory")
@@ -266,6 +267,10 @@ class MemoryRetriever:
     ) -> dict[str, list[Hit]]:
         depth = self.memory.depth
         terms = list(analysis.keywords)
+        if self.reranker is None or isinstance(self.reranker, BM25Reranker):
+            # A lexical light stage reads the question's keywords: its task words ("summarize
+            # the discussion about", "what did ... think") would match every window alike.
+            query = " ".join(terms) or query
         by_level: dict[int, list[Hit]] = {}
         for level in range(depth):
             if intent == "synthesis" and level == 0 and depth > 1:
