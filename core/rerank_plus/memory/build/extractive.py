@@ -94,11 +94,14 @@ class ExtractiveSummarizer:
         return sorted(pool[i] for i in chosen)
 
     def summarize(self, request: SummaryRequest) -> Summary:
-        kept = self.select(request.sentences, request.budget_words)
+        kept = tuple(
+            request.sentences[i] for i in self.select(request.sentences, request.budget_words)
+        )
         return Summary(
-            text="\n".join(request.sentences[i].text for i in kept),
+            text="\n".join(sentence.text for sentence in kept),
             summarizer=self.name,
             kept_sentences=len(kept),
+            sentences=kept,
         )
 
     def __repr__(self) -> str:

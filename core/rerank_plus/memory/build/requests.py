@@ -55,12 +55,17 @@ class SummaryRequest:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """A summarizer's answer: the text, and what the build records about it in ``extras``."""
+    """A summarizer's answer: the text, and what the build records about it in ``extras``.
+
+    ``sentences``: the request's sentences the text is made of, verbatim and in its order
+    (what the extractive summarizer keeps); the build then reads the summary's vector from
+    theirs instead of embedding its text. None: the build finds out from the text."""
 
     text: str
     summarizer: str
     kept_sentences: int | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+    sentences: tuple[SourceSentence, ...] | None = field(default=None, repr=False)
 
 
 @runtime_checkable

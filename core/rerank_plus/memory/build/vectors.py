@@ -87,3 +87,9 @@ def unit_matrix(vectors: Sequence[Vector]) -> np.ndarray:
                 matrix[row, vocabulary[term]] = weight
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     return matrix / np.where(norms > 0, norms, 1.0)
+
+
+def unit_mean(vectors: Sequence[np.ndarray]) -> np.ndarray:
+    """The mean of embedding rows, scaled to unit length (a zero mean stays zero)."""
+    mean = np.mean(np.vstack(vectors), axis=0, dtype=np.float32)
+    return mean / max(float(np.linalg.norm(mean)), 1e-12)
