@@ -265,7 +265,7 @@ def result_metadata(result: RankedResult) -> dict[str, Any]:
 
 
 def text_with_fields(content: str, metadata: Mapping[str, Any], fields: Sequence[str]) -> str:
-    """The text scored for a document whose metadata ``fields`` are scored too: one
+    r"""The text scored for a document whose metadata ``fields`` are scored too: one
     ``key: value`` line per field present (in the order given), a blank line, then the content:
     the layout of LlamaIndex's ``get_content(MetadataMode.EMBED)``, and the ``key: value`` lines
     Cohere's ``rank_fields`` send.

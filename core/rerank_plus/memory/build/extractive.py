@@ -36,7 +36,7 @@ class ExtractiveSummarizer:
     >>> memory = build_memory(["Ann will book the venue in Lyon for the March offsite.",
     ...                        "Bob says the Lyon venue costs 900 euros for two days."])
     >>> memory.level(1)[0].text.splitlines()[0]
-    'Ann will book the venue in Lyon for the March offsite.'
+    'Bob says the Lyon venue costs 900 euros for two days.'
     """
 
     name = "extractive"

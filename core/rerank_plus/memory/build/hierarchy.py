@@ -162,7 +162,7 @@ def build_memory(
     >>> memory = build_memory([f"Point {i}: the budget for item {i} is {i * 10} euros."
     ...                        for i in range(60)], window_words=40, min_window_words=20)
     >>> memory.depth, len(memory.level(1))
-    (3, 13)
+    (4, 18)
     """
     settings = BuildSettings(
         window_words=window_words,
