@@ -434,8 +434,12 @@ class CrossEncoderReranker(Reranker):
             for (query, _), group in zip(pairs, pieces, strict=True)
             for piece in group
         ]
-        if loaded.tokens is not None and loaded.scorer is not None:
-            logits = self._fast_logits(loaded.tokens, loaded.scorer, loaded.device, flat)
+        scorer = loaded.scorer
+        if isinstance(scorer, TorchDecoderScorer) and scorer.shares_prefix:
+            assert isinstance(loaded.tokens, PromptTokenizer)
+            logits = self._prefix_logits(loaded.tokens, scorer, loaded.device, flat)
+        elif loaded.tokens is not None and scorer is not None:
+            logits = self._fast_logits(loaded.tokens, scorer, loaded.device, flat)
         else:
             logits = self._predict_logits(loaded, flat)
         results: list[Scored] = []
@@ -482,6 +486,42 @@ class CrossEncoderReranker(Reranker):
         depth = 0 if device.startswith("cpu") else 2
         for rows, features in prefetched(batches(), depth=depth):
             for row, output in zip(rows, scorer.logits(features), strict=True):
+                logits[row] = output
+        return logits
+
+    def _prefix_logits(
+        self,
+        tokens: PromptTokenizer,
+        scorer: TorchDecoderScorer,
+        device: str,
+        pairs: list[tuple[str, str]],
+    ) -> list[Any]:
+        """Logits of decoder ``pairs``, query by query: the prompt head (template,
+        instruction, query) runs once, then the documents' tails after it, batched by length
+        (``prefix_cache``); a thread prepares the next batch where the model runs on a GPU."""
+        by_query: dict[str, list[int]] = {}
+        for index, (query, _) in enumerate(pairs):
+            by_query.setdefault(query, []).append(index)
+        query_tokens = dict(zip(by_query, tokens.queries(list(by_query)), strict=True))
+        budget = self._budget(device, decoder=True)
+
+        def batches() -> Iterator[tuple[str, list[int], dict[str, np.ndarray]]]:
+            for query, indices in by_query.items():
+                for start in range(0, len(indices), CHUNK_PAIRS):
+                    chunk = indices[start : start + CHUNK_PAIRS]
+                    documents = tokens.documents([pairs[i][1] for i in chunk])
+                    tails = [tokens.tail(query_tokens[query], d) for d in documents]
+                    for rows in length_batches(list(map(len, tails)), self.batch_size, budget):
+                        batch = tokens.tails(rows, tails)
+                        yield query, [chunk[row] for row in rows], batch.features
+
+        logits: list[Any] = [None] * len(pairs)
+        head: tuple[str, Any] | None = None
+        depth = 0 if device.startswith("cpu") else 2
+        for query, rows, features in prefetched(batches(), depth=depth):
+            if head is None or head[0] != query:
+                head = (query, scorer.prefix(tokens.head(query_tokens[query])))
+            for row, output in zip(rows, scorer.continued(head[1], features), strict=True):
                 logits[row] = output
         return logits
 
