@@ -159,6 +159,7 @@ class TorchDecoderScorer:
             input_ids = self._tensor(features["input_ids"])
             last = self._tensor(features["attention_mask"].sum(axis=1) - 1)
             rows, width = input_ids.shape
+            # the same positions for every row: one rotary table for the batch
             positions = prefix.length + torch.arange(width, device=self.device)
             mask = None  # the implementation builds its own causal mask after the cache
             if self.decoder.config._attn_implementation == "sdpa":
@@ -166,7 +167,7 @@ class TorchDecoderScorer:
             hidden = self.decoder(
                 input_ids=input_ids,
                 attention_mask=mask,
-                position_ids=positions[None, :].expand(rows, -1),
+                position_ids=positions[None, :],
                 cache=batch_cache(prefix, rows),
                 use_cache=True,
             ).last_hidden_state
