@@ -14,10 +14,11 @@ are scored through ``CrossEncoder.predict`` instead, with the same batching.
 
 Generative (decoder) rerankers, such as Qwen3-Reranker, bge-reranker-v2-gemma and
 mxbai-rerank-v2, take a fast path of their own: the prompt built from the family's recipe
-(``decoder_recipes``) out of cached token ids (``prompt_tokens``), scored on the answer tokens
-only (``backends.TorchDecoderScorer``). A decoder of no known family whose chat template
-carries a (query, document) pair goes through ``CrossEncoder.predict``, the instruction as its
-prompt.
+(``decoder_recipes``) out of cached token ids (``prompt_tokens``), each query's prompt head run
+once and its documents' tails batched after it (``prefix_cache``: a query's pairs are batched
+apart from other queries'), scored on the answer tokens only (``backends.TorchDecoderScorer``).
+A decoder of no known family whose chat template carries a (query, document) pair goes through
+``CrossEncoder.predict``, the instruction as its prompt.
 """
 
 from __future__ import annotations
@@ -114,9 +115,10 @@ class CrossEncoderReranker(Reranker):
         device: ``None`` picks CUDA, then MPS, then CPU.
         batch_size: at most this many pairs per forward pass.
         batch_tokens: at most this many padded tokens per forward pass (pairs x the longest
-            pair), so long pairs go in small batches and short pairs in large ones. ``None``
-            picks by device: 4096 on CPU (16384 for generative rerankers), 8192 on MPS, 32768
-            on CUDA.
+            pair), so long pairs go in small batches and short pairs in large ones; for a
+            generative reranker, the tokens each batch runs after its query's shared prompt
+            head. ``None`` picks by device: 4096 on CPU (16384 for generative rerankers), 8192
+            on MPS, 32768 on CUDA.
         max_length: tokens per pair (query + document); ``None`` keeps the model's own, or for
             a generative reranker its family's (8192 for Qwen3-Reranker and mxbai-rerank-v2,
             1024 for bge-reranker-v2-gemma), cut to what the model reads. A long document loses

@@ -90,17 +90,18 @@ def _read_only_layer() -> type:
 
         def __init__(self, keys: torch.Tensor, values: torch.Tensor, batch: int) -> None:
             super().__init__()
-            self.keys = keys.expand(batch, -1, -1, -1)
-            self.values = values.expand(batch, -1, -1, -1)
+            self.head = (keys.expand(batch, -1, -1, -1), values.expand(batch, -1, -1, -1))
+            self.keys, self.values = self.head  # what the cache reads its length from
             self.device = keys.device
             self.is_initialized = True
 
         def update(
             self, key_states: torch.Tensor, value_states: torch.Tensor, *args: Any, **kwargs: Any
         ) -> tuple[torch.Tensor, torch.Tensor]:
+            keys, values = self.head
             return (
-                torch.cat([self.keys, key_states], dim=-2),
-                torch.cat([self.values, value_states], dim=-2),
+                torch.cat([keys, key_states], dim=-2),
+                torch.cat([values, value_states], dim=-2),
             )
 
     return ReadOnlyLayer
