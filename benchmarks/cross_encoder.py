@@ -29,7 +29,7 @@ words, 30% of each list repeated from other queries' lists; each query is one ca
 kept across calls (as in a service); the two contenders run each query in turn. Peak memory:
 each contender in a process of its own, over the first 5 queries (RSS sampled every 5 ms while
 it scores, less the RSS before). Writes the "generative-rerankers" section (about 10 minutes
-on 2 idle cores).
+on 2 idle cores), or with ``--threads N`` the "generative-rerankers-threads-N" section.
 """
 
 from __future__ import annotations
@@ -484,7 +484,11 @@ def generative(n_queries: int, threads: int | None) -> None:
     ]
     body = "\n".join(lines)
     print(body)
-    write_section("generative-rerankers", "## Generative rerankers\n\n" + body)
+    if threads:  # a section of its own, beside the default threads' run
+        title = f"Generative rerankers, {threads} torch thread{'s' if threads > 1 else ''}"
+        write_section(f"generative-rerankers-threads-{threads}", f"### {title}\n\n{body}")
+    else:
+        write_section("generative-rerankers", "## Generative rerankers\n\n" + body)
 
 
 if __name__ == "__main__":
