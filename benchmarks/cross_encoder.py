@@ -20,15 +20,16 @@ Run: ``python benchmarks/cross_encoder.py [--queries 2] [--rounds 3] [--threads 
 the "cross-encoder" section of docs/benchmarks.md; about 3 minutes on 2 idle cores).
 
 ``--generative`` measures generative (decoder) rerankers instead: rerank-plus's fast path for
-decoders (the Qwen3-Reranker recipe) against ``CrossEncoder.predict`` (sentence-transformers'
-causal-LM cross-encoder: the chat template, yes - no logits) on tiny random Qwen3 decoders built
-offline with a Qwen3-Reranker-shaped chat template (tests/neural/tiny_decoders.py): "tiny" (2
-layers of 32) and "small" (4 layers of 128 with Qwen's 151,936-row output layer). Input: 20
-xquad-en questions x 100 passages of 20..300 words, 30% of each list repeated from other
-queries' lists; each query is one call, caches kept across calls (as in a service); the two
-contenders run each query in turn. Peak memory: each contender in a process of its own, over
-the first 5 queries (RSS sampled every 5 ms while it scores, less the RSS before). Writes the
-"generative-rerankers" section (about 10 minutes on 2 idle cores).
+decoders (the Qwen3-Reranker recipe, each query's prompt head run once) against
+``CrossEncoder.predict`` (sentence-transformers' causal-LM cross-encoder: the chat template,
+yes - no logits) on tiny random Qwen3 decoders built offline with a Qwen3-Reranker-shaped chat
+template (tests/neural/tiny_decoders.py): "tiny" (2 layers of 32) and "small" (4 layers of 128
+with Qwen's 151,936-row output layer). Input: 20 xquad-en questions x 100 passages of 20..300
+words, 30% of each list repeated from other queries' lists; each query is one call, caches
+kept across calls (as in a service); the two contenders run each query in turn. Peak memory:
+each contender in a process of its own, over the first 5 queries (RSS sampled every 5 ms while
+it scores, less the RSS before). Writes the "generative-rerankers" section (about 10 minutes
+on 2 idle cores), or with ``--threads N`` the "generative-rerankers-threads-N" section.
 """
 
 from __future__ import annotations
@@ -436,7 +437,8 @@ def generative(n_queries: int, threads: int | None) -> None:
     lines = [
         f"Generative rerankers on CPU ({os.cpu_count()} cores, torch threads "
         f"{torch.get_num_threads()}; no GPU was lent for this run, so no GPU figures): "
-        "rerank-plus's fast path for decoders (Qwen3-Reranker recipe) against "
+        "rerank-plus's fast path for decoders (Qwen3-Reranker recipe; each query's prompt "
+        "head run once, each document's tail after it) against "
         "sentence-transformers' CrossEncoder.predict (batch 32) on the same random Qwen3 "
         "decoders, whose tokenizer (8,000 tokens, trained on the collection) splits English "
         f"about as finely as Qwen's. {len(queries)} xquad-en questions x {len(lists[0])} "
@@ -482,7 +484,11 @@ def generative(n_queries: int, threads: int | None) -> None:
     ]
     body = "\n".join(lines)
     print(body)
-    write_section("generative-rerankers", "## Generative rerankers\n\n" + body)
+    if threads:  # a section of its own, beside the default threads' run
+        title = f"Generative rerankers, {threads} torch thread{'s' if threads > 1 else ''}"
+        write_section(f"generative-rerankers-threads-{threads}", f"### {title}\n\n{body}")
+    else:
+        write_section("generative-rerankers", "## Generative rerankers\n\n" + body)
 
 
 if __name__ == "__main__":

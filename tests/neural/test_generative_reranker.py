@@ -33,17 +33,18 @@ def probabilities(reranker: CrossEncoderReranker, query: str = QUERY, documents=
 
 
 def record_batches(reranker: CrossEncoderReranker, model: str) -> list[np.ndarray]:
-    """The attention masks of the batches the model runs, as it runs them."""
+    """The attention masks of the batches of tails the model runs after their query's
+    prompt head, as it runs them."""
     scorer = reranker.load(model).scorer
-    assert scorer is not None, "the fast path runs"
+    assert scorer is not None and scorer.shares_prefix, "the fast path shares the head"
     masks: list[np.ndarray] = []
-    original = scorer.logits
+    original = scorer.continued
 
-    def recording(features):
+    def recording(prefix, features):
         masks.append(features["attention_mask"])
-        return original(features)
+        return original(prefix, features)
 
-    scorer.logits = recording  # type: ignore[method-assign]
+    scorer.continued = recording  # type: ignore[method-assign]
     return masks
 
 
@@ -96,9 +97,7 @@ def test_predict_for_decoders_also_cuts_the_document_tail(qwen3_reranker_path, t
 
 
 @pytest.mark.parametrize(("batch_size", "batch_tokens"), [(1, None), (2, None), (64, 1), (64, 300)])
-def test_scores_do_not_depend_on_batching_or_left_padding(
-    qwen3_reranker_path, batch_size, batch_tokens
-):
+def test_scores_do_not_depend_on_batching_or_padding(qwen3_reranker_path, batch_size, batch_tokens):
     folder = str(qwen3_reranker_path)
     base = CrossEncoderReranker(folder, device="cpu", cache_size=0, batch_size=1)
     other = CrossEncoderReranker(
@@ -106,22 +105,25 @@ def test_scores_do_not_depend_on_batching_or_left_padding(
     )
     masks = record_batches(other, folder)
     assert probabilities(other) == pytest.approx(probabilities(base), abs=1e-5)
-    for mask in masks:  # left padded: every row ends on a real token
-        assert mask[:, -1].all()
-        assert all(np.all(np.diff(row) >= 0) for row in mask)
+    for mask in masks:  # right padded: every row starts on a real token
+        assert mask[:, 0].all()
+        assert all(np.all(np.diff(row) <= 0) for row in mask)
     if batch_size > 1 and batch_tokens is None:
         assert any(not mask.all() for mask in masks), "mixed lengths share a batch"
 
 
-def test_the_tokenizer_pads_right_but_the_prompts_are_padded_left(qwen3, qwen3_reranker_path):
-    """The saved tokenizer pads on the right (as Qwen's does); prompts are assembled here and
-    padded on the left whatever it says, so the last position is each row's own."""
-    tokenizer = transformers.AutoTokenizer.from_pretrained(qwen3_reranker_path)
-    assert tokenizer.padding_side == "right"
-    masks = record_batches(qwen3, str(qwen3_reranker_path))
-    qwen3.score("a query never seen", ["short", "a somewhat longer document about a river"])
-    assert masks[-1][:, 0].tolist() == [0, 1] or masks[-1][:, 0].tolist() == [1, 0]
-    assert masks[-1][:, -1].all()
+def test_tails_are_padded_on_the_right_whatever_the_tokenizer_says(qwen3_reranker_path, tmp_path):
+    """Tails are assembled and padded here, on the right (the prompt head runs before them),
+    whatever side the saved tokenizer pads on."""
+    folder = tmp_path / "pads-left"
+    shutil.copytree(qwen3_reranker_path, folder)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(folder, padding_side="left")
+    tokenizer.save_pretrained(folder)
+    reranker = CrossEncoderReranker(str(folder), device="cpu", recipe="qwen3-reranker")
+    masks = record_batches(reranker, str(folder))
+    reranker.score("a query never seen", ["short", "a somewhat longer document about a river"])
+    assert masks[-1][:, -1].tolist() in ([0, 1], [1, 0])
+    assert masks[-1][:, 0].all()
 
 
 def test_a_long_document_loses_its_tail_never_the_query_or_the_template(qwen3_reranker_path):

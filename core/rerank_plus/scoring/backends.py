@@ -68,12 +68,16 @@ def check_backend(backend: str | None, quantize: str | None) -> None:
 class TorchDecoderScorer:
     """A causal language model scored on a few answer tokens, never the whole vocabulary.
 
-    The base model gives the last hidden state of each (left-padded) row; its dot product with
-    the scored tokens' output embeddings gives their logits, weighted into one score per pair:
-    with ``yes`` - ``no`` that is one projection on the difference of the two embeddings. The
+    The base model gives the last hidden state of each row; its dot product with the scored
+    tokens' output embeddings gives their logits, weighted into one score per pair: with
+    ``yes`` - ``no`` that is one projection on the difference of the two embeddings. The
     vocabulary-wide logits (``lm_head`` on every position: pairs x tokens x 150k floats for
     Qwen) are never made, so memory does not grow with the vocabulary. A final logit
     soft-cap (Gemma 2) is applied to each token's logit before they are weighted.
+
+    Where the model allows it (``prefix_cache.shares_prefix``), a query's prompt head runs
+    once (:meth:`prefix`) and each batch only its documents' tails after it
+    (:meth:`continued`); otherwise whole left-padded prompts run (:meth:`logits`).
 
     Args:
         model: a Hugging Face ``*ForCausalLM`` model.
@@ -84,9 +88,12 @@ class TorchDecoderScorer:
     def __init__(self, model: Any, token_ids: tuple[int, ...], weights: tuple[float, ...]) -> None:
         import torch
 
+        from rerank_plus.scoring.prefix_cache import shares_prefix
+
         self.model = model
         self.decoder = model.get_decoder()
         self.device = next(model.parameters()).device
+        self.shares_prefix = shares_prefix(self.decoder)
         head = model.get_output_embeddings()
         with torch.no_grad():
             rows = head.weight[list(token_ids)].float()
@@ -104,21 +111,64 @@ class TorchDecoderScorer:
             self.rows, self.offsets = (weight @ rows)[None, :], (weight @ offsets)[None]
             self.weight = torch.ones(1, device=rows.device)
 
+    def _tensor(self, array: np.ndarray) -> Any:
+        import torch
+
+        tensor = torch.from_numpy(array)
+        if self.device.type == "cuda":
+            return tensor.pin_memory().to(self.device, non_blocking=True)
+        return tensor.to(self.device) if self.device.type != "cpu" else tensor
+
+    def _scores(self, hidden: Any) -> np.ndarray:
+        """One score per row of last hidden states (rows, hidden size)."""
+        import torch
+
+        logits = hidden.float() @ self.rows.T + self.offsets
+        if self.softcap:
+            logits = torch.tanh(logits / self.softcap) * self.softcap
+        return (logits @ self.weight)[:, None].cpu().numpy()
+
     def logits(self, features: dict[str, np.ndarray]) -> np.ndarray:
-        """One score per row: the weighted answer-token logits at the row's last position."""
+        """One score per row of left-padded whole prompts: the weighted answer-token logits
+        at the row's last position."""
         import torch
 
         with torch.inference_mode():
-            inputs = {}
-            for name, array in features.items():
-                tensor = torch.from_numpy(array)
-                if self.device.type == "cuda":
-                    tensor = tensor.pin_memory().to(self.device, non_blocking=True)
-                elif self.device.type != "cpu":
-                    tensor = tensor.to(self.device)
-                inputs[name] = tensor
+            inputs = {name: self._tensor(array) for name, array in features.items()}
             hidden = self.decoder(**inputs, use_cache=False).last_hidden_state[:, -1, :]
-            logits = hidden.float() @ self.rows.T + self.offsets
-            if self.softcap:
-                logits = torch.tanh(logits / self.softcap) * self.softcap
-            return (logits @ self.weight)[:, None].cpu().numpy()
+            return self._scores(hidden)
+
+    def prefix(self, ids: np.ndarray) -> Any:
+        """The keys and values of a query's prompt head (``PromptTokenizer.head``), for
+        :meth:`continued`."""
+        import torch
+
+        from rerank_plus.scoring.prefix_cache import run_prefix
+
+        with torch.inference_mode():
+            return run_prefix(self.decoder, self._tensor(ids[None, :]))
+
+    def continued(self, prefix: Any, features: dict[str, np.ndarray]) -> np.ndarray:
+        """One score per row of right-padded tails (``PromptTokenizer.tails``) read after
+        ``prefix``: the weighted answer-token logits at each row's last real token."""
+        import torch
+
+        from rerank_plus.scoring.prefix_cache import batch_cache, tail_mask
+
+        with torch.inference_mode():
+            input_ids = self._tensor(features["input_ids"])
+            last = self._tensor(features["attention_mask"].sum(axis=1) - 1)
+            rows, width = input_ids.shape
+            # the same positions for every row: one rotary table for the batch
+            positions = prefix.length + torch.arange(width, device=self.device)
+            mask = None  # the implementation builds its own causal mask after the cache
+            if self.decoder.config._attn_implementation == "sdpa":
+                mask = tail_mask(prefix.length, width, self.device)
+            hidden = self.decoder(
+                input_ids=input_ids,
+                attention_mask=mask,
+                position_ids=positions[None, :],
+                cache=batch_cache(prefix, rows),
+                use_cache=True,
+            ).last_hidden_state
+            return self._scores(hidden[torch.arange(rows, device=self.device), last])

@@ -14,10 +14,11 @@ are scored through ``CrossEncoder.predict`` instead, with the same batching.
 
 Generative (decoder) rerankers, such as Qwen3-Reranker, bge-reranker-v2-gemma and
 mxbai-rerank-v2, take a fast path of their own: the prompt built from the family's recipe
-(``decoder_recipes``) out of cached token ids (``prompt_tokens``), scored on the answer tokens
-only (``backends.TorchDecoderScorer``). A decoder of no known family whose chat template
-carries a (query, document) pair goes through ``CrossEncoder.predict``, the instruction as its
-prompt.
+(``decoder_recipes``) out of cached token ids (``prompt_tokens``), each query's prompt head run
+once and its documents' tails batched after it (``prefix_cache``: a query's pairs are batched
+apart from other queries'), scored on the answer tokens only (``backends.TorchDecoderScorer``).
+A decoder of no known family whose chat template carries a (query, document) pair goes through
+``CrossEncoder.predict``, the instruction as its prompt.
 """
 
 from __future__ import annotations
@@ -114,9 +115,10 @@ class CrossEncoderReranker(Reranker):
         device: ``None`` picks CUDA, then MPS, then CPU.
         batch_size: at most this many pairs per forward pass.
         batch_tokens: at most this many padded tokens per forward pass (pairs x the longest
-            pair), so long pairs go in small batches and short pairs in large ones. ``None``
-            picks by device: 4096 on CPU (16384 for generative rerankers), 8192 on MPS, 32768
-            on CUDA.
+            pair), so long pairs go in small batches and short pairs in large ones; for a
+            generative reranker, the tokens each batch runs after its query's shared prompt
+            head. ``None`` picks by device: 4096 on CPU (16384 for generative rerankers), 8192
+            on MPS, 32768 on CUDA.
         max_length: tokens per pair (query + document); ``None`` keeps the model's own, or for
             a generative reranker its family's (8192 for Qwen3-Reranker and mxbai-rerank-v2,
             1024 for bge-reranker-v2-gemma), cut to what the model reads. A long document loses
@@ -434,8 +436,12 @@ class CrossEncoderReranker(Reranker):
             for (query, _), group in zip(pairs, pieces, strict=True)
             for piece in group
         ]
-        if loaded.tokens is not None and loaded.scorer is not None:
-            logits = self._fast_logits(loaded.tokens, loaded.scorer, loaded.device, flat)
+        scorer = loaded.scorer
+        if isinstance(scorer, TorchDecoderScorer) and scorer.shares_prefix:
+            assert isinstance(loaded.tokens, PromptTokenizer)
+            logits = self._prefix_logits(loaded.tokens, scorer, loaded.device, flat)
+        elif loaded.tokens is not None and scorer is not None:
+            logits = self._fast_logits(loaded.tokens, scorer, loaded.device, flat)
         else:
             logits = self._predict_logits(loaded, flat)
         results: list[Scored] = []
@@ -482,6 +488,42 @@ class CrossEncoderReranker(Reranker):
         depth = 0 if device.startswith("cpu") else 2
         for rows, features in prefetched(batches(), depth=depth):
             for row, output in zip(rows, scorer.logits(features), strict=True):
+                logits[row] = output
+        return logits
+
+    def _prefix_logits(
+        self,
+        tokens: PromptTokenizer,
+        scorer: TorchDecoderScorer,
+        device: str,
+        pairs: list[tuple[str, str]],
+    ) -> list[Any]:
+        """Logits of decoder ``pairs``, query by query: the prompt head (template,
+        instruction, query) runs once, then the documents' tails after it, batched by length
+        (``prefix_cache``); a thread prepares the next batch where the model runs on a GPU."""
+        by_query: dict[str, list[int]] = {}
+        for index, (query, _) in enumerate(pairs):
+            by_query.setdefault(query, []).append(index)
+        query_tokens = dict(zip(by_query, tokens.queries(list(by_query)), strict=True))
+        budget = self._budget(device, decoder=True)
+
+        def batches() -> Iterator[tuple[str, list[int], dict[str, np.ndarray]]]:
+            for query, indices in by_query.items():
+                for start in range(0, len(indices), CHUNK_PAIRS):
+                    chunk = indices[start : start + CHUNK_PAIRS]
+                    documents = tokens.documents([pairs[i][1] for i in chunk])
+                    tails = [tokens.tail(query_tokens[query], d) for d in documents]
+                    for rows in length_batches(list(map(len, tails)), self.batch_size, budget):
+                        batch = tokens.tails(rows, tails)
+                        yield query, [chunk[row] for row in rows], batch.features
+
+        logits: list[Any] = [None] * len(pairs)
+        head: tuple[str, Any] | None = None
+        depth = 0 if device.startswith("cpu") else 2
+        for query, rows, features in prefetched(batches(), depth=depth):
+            if head is None or head[0] != query:
+                head = (query, scorer.prefix(tokens.head(query_tokens[query])))
+            for row, output in zip(rows, scorer.continued(head[1], features), strict=True):
                 logits[row] = output
         return logits
 

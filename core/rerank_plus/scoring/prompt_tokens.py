@@ -1,11 +1,14 @@
-"""Decoder-reranker prompts assembled from cached token ids, left padded.
+"""Decoder-reranker prompts assembled from cached token ids.
 
 A generative reranker's prompt is a recipe's pieces (``decoder_recipes``) around the query and
 the document. Each piece is tokenized alone, as the family's reference code does: the fixed
 pieces once, each query once per call, each document once (kept by content, since RAG reranks
 the same chunks for many queries). A prompt is then the concatenation of id arrays, the
-document's tail cut to fit ``max_length``, padded on the left so that every row ends on its
-own last token, the one whose next-token logits are the score.
+document cut at its end to fit ``max_length``: a head shared by every document of the query
+(template, instruction, query) and a tail of its own (document, template's end). Tails are
+padded on the right to run after their query's head (``prefix_cache``); whole prompts, for
+models that cannot share a head, are padded on the left so that every row ends on its own
+last token, the one whose next-token logits are the score.
 """
 
 from __future__ import annotations
@@ -163,12 +166,21 @@ class PromptTokenizer:
         fixed = len(self.prefix) + len(self.separator) + len(self.suffix)
         return fixed + query.length + self._kept(query, document)
 
-    def prompt(self, query: Tokens, document: Tokens) -> np.ndarray:
-        """The ids of one prompt."""
+    def head(self, query: Tokens) -> np.ndarray:
+        """The ids every prompt of ``query`` starts with: the template's head, the query
+        piece (with the instruction where the recipe puts it there) and the separator."""
+        return np.concatenate([self.prefix, query.ids, self.separator]).astype(np.int64)
+
+    def tail(self, query: Tokens, document: Tokens) -> np.ndarray:
+        """The ids after the head: the document's kept head and the template's end (never
+        empty: every recipe ends on the text where the model answers)."""
         kept = self._kept(query, document)
-        return np.concatenate(
-            [self.prefix, query.ids, self.separator, document.ids[:kept], self.suffix]
-        ).astype(np.int64)
+        return np.concatenate([document.ids[:kept], self.suffix]).astype(np.int64)
+
+    def prompt(self, query: Tokens, document: Tokens) -> np.ndarray:
+        """The ids of one prompt: its head and its tail, each piece tokenized alone, so the
+        split is exact."""
+        return np.concatenate([self.head(query), self.tail(query, document)])
 
     def batch(self, rows: list[int], pairs: Sequence[tuple[Tokens, Tokens]]) -> PairBatch:
         """The left-padded inputs of ``pairs[row]`` for each of ``rows``."""
@@ -179,6 +191,17 @@ class PromptTokenizer:
         for row, ids in enumerate(prompts):
             input_ids[row, width - len(ids) :] = ids
             attention[row, width - len(ids) :] = 1
+        return PairBatch(rows, {"input_ids": input_ids, "attention_mask": attention})
+
+    def tails(self, rows: list[int], tails: Sequence[np.ndarray]) -> PairBatch:
+        """The right-padded ``tails[row]`` for each of ``rows``, read after their query's
+        head (``prefix_cache``); ``attention_mask`` marks each row's real tokens."""
+        width = max(len(tails[row]) for row in rows)
+        input_ids = np.full((len(rows), width), self.pad_id, dtype=np.int64)
+        attention = np.zeros((len(rows), width), dtype=np.int64)
+        for row, index in enumerate(rows):
+            input_ids[row, : len(tails[index])] = tails[index]
+            attention[row, : len(tails[index])] = 1
         return PairBatch(rows, {"input_ids": input_ids, "attention_mask": attention})
 
 
