@@ -7,7 +7,6 @@ item; one BM25 fitted on the whole memory gives the light reranker collection-wi
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,7 +37,7 @@ class LevelIndex:
 
     items: tuple[MemoryItem, ...]
     vectors: np.ndarray | None
-    postings: dict[str, list[int]]
+    postings: dict[str, np.ndarray]
     position: dict[str, int]
 
 
@@ -79,8 +78,9 @@ class MemoryIndex:
                 for term in terms[item.id]:
                     postings.setdefault(term, []).append(position)
             block = None if vectors is None else vectors[start : start + len(row)]
+            arrays = {term: np.array(found, dtype=np.intp) for term, found in postings.items()}
             self.levels.append(
-                LevelIndex(row, block, postings, {item.id: i for i, item in enumerate(row)})
+                LevelIndex(row, block, arrays, {item.id: i for i, item in enumerate(row)})
             )
             start += len(row)
         self.known_entities = self._entities(items)
@@ -194,25 +194,34 @@ class MemoryIndex:
         frequency = self.document_frequency.get(term, 0)
         return math.log(1.0 + (self.n_items - frequency + 0.5) / (frequency + 0.5))
 
-    def lexical_hits(self, level: int, terms: Sequence[str]) -> dict[int, float]:
-        """Positions at ``level`` holding a query term, with the summed IDF of the terms they
-        hold: a candidate generator, not a score (BM25 scores the candidates)."""
-        hits: dict[int, float] = {}
+    def lexical_scores(self, level: int, terms: Sequence[str]) -> np.ndarray:
+        """Per position at ``level``, the summed IDF of the query terms it holds (0: none): a
+        candidate generator, not a score (BM25 scores the candidates). IDF is always positive,
+        so a position holds a term exactly when its sum is above 0."""
         postings = self.levels[level].postings
+        sums = np.zeros(len(self.levels[level].items))
         for term in dict.fromkeys(terms):
-            weight = self.idf(term)
-            for position in postings.get(term, ()):
-                hits[position] = hits.get(position, 0.0) + weight
-        return hits
+            positions = postings.get(term)
+            if positions is not None:
+                sums[positions] += self.idf(term)
+        return sums
 
-    def top_lexical(self, level: int, terms: Sequence[str], limit: int) -> list[int]:
-        """The ``limit`` positions with the highest summed IDF of query terms."""
-        hits = self.lexical_hits(level, terms)
-        return heapq.nlargest(limit, hits, key=lambda p: (hits[p], -p))
+    @staticmethod
+    def top_lexical(sums: np.ndarray, limit: int) -> list[int]:
+        """The ``limit`` positions with the highest summed IDF (``lexical_scores``), ties to the
+        earlier position."""
+        held = np.flatnonzero(sums)
+        if len(held) > limit:
+            values = sums[held]
+            kth = np.partition(values, len(values) - limit)[len(values) - limit]
+            contenders = held[values >= kth]  # every top-limit position, and its ties
+            held = contenders[np.argsort(-sums[contenders], kind="stable")[:limit]]
+        return held.tolist()
 
-    def top_dense(self, level: int, query_vector: np.ndarray | None, limit: int) -> list[int]:
-        """The ``limit`` positions closest to the query (none without embeddings)."""
-        cosines = self.dense(level, query_vector)
+    @staticmethod
+    def top_dense(cosines: np.ndarray | None, limit: int) -> list[int]:
+        """The ``limit`` positions closest to the query (none without embeddings), ties to the
+        earlier position; ``cosines`` is :meth:`dense`'s row for the level."""
         if cosines is None:
             return []
         if len(cosines) > limit:

@@ -87,6 +87,10 @@ class LevelSearch:
         self.pipeline = Pipeline(light, fusion=build_fusion(fusion, reranker=light), boosts=boosts)
         self.mmr_lambda = policy.mmr_lambda
         self.depth = index.memory.depth
+        # per query (one LevelSearch serves one query): keyed by level and the query's terms or
+        # vector, which is held so that its id stays its own
+        self._cosines: dict[tuple[int, int], tuple[object, np.ndarray | None]] = {}
+        self._sums: dict[tuple[int, tuple[str, ...]], np.ndarray] = {}
 
     def pool(
         self,
@@ -100,10 +104,10 @@ class LevelSearch:
     ) -> tuple[list[MemoryItem], list[float] | None]:
         """Candidates at ``level`` (only ids in ``within`` when given) and their cosines."""
         level_index = self.index.levels[level]
-        dense = self.index.dense(level, query_vector)
+        dense = self._dense(level, query_vector)
         if within is None and allowed is None and len(level_index.items) > limit:
-            chosen = dict.fromkeys(self.index.top_dense(level, query_vector, limit))
-            chosen.update(dict.fromkeys(self.index.top_lexical(level, terms, limit)))
+            chosen = dict.fromkeys(self.index.top_dense(dense, limit))
+            chosen.update(dict.fromkeys(self.index.top_lexical(self._lexical(level, terms), limit)))
             positions = sorted(chosen) or list(
                 range(len(level_index.items) - limit, len(level_index.items))
             )
@@ -111,6 +115,22 @@ class LevelSearch:
             positions = self._filtered(level, dense, terms, limit, allowed, within)
         items = [level_index.items[p] for p in positions]
         return items, None if dense is None else [float(dense[p]) for p in positions]
+
+    def _dense(self, level: int, query_vector: np.ndarray | None) -> np.ndarray | None:
+        """The level's cosines with ``query_vector``, computed once per query: the search, the
+        drill-down and the safe drill all read the same levels."""
+        key = (level, id(query_vector))
+        if key not in self._cosines:
+            self._cosines[key] = (query_vector, self.index.dense(level, query_vector))
+        return self._cosines[key][1]
+
+    def _lexical(self, level: int, terms: Sequence[str]) -> np.ndarray:
+        """:meth:`MemoryIndex.lexical_scores`, computed once per query for each level."""
+        key = (level, tuple(terms))
+        found = self._sums.get(key)
+        if found is None:
+            found = self._sums[key] = self.index.lexical_scores(level, terms)
+        return found
 
     def _filtered(
         self,
@@ -134,11 +154,13 @@ class LevelSearch:
         if len(positions) <= limit:
             return positions
         chosen: dict[int, None] = {}
-        if dense is not None:
-            chosen.update(dict.fromkeys(sorted(positions, key=lambda p: (-dense[p], p))[:limit]))
-        hits = self.index.lexical_hits(level, terms)
-        lexical = sorted((p for p in positions if p in hits), key=lambda p: (-hits[p], p))
-        chosen.update(dict.fromkeys(lexical[:limit]))
+        at = np.array(positions, dtype=np.intp)
+        if dense is not None:  # best cosine first, ties to the earlier position
+            chosen.update(dict.fromkeys(at[np.lexsort((at, -dense[at]))[:limit]].tolist()))
+        sums = self._lexical(level, terms)
+        held = at[sums[at] > 0]
+        lexical = held[np.lexsort((held, -sums[held]))[:limit]]
+        chosen.update(dict.fromkeys(lexical.tolist()))
         return sorted(chosen) or positions[-limit:]  # no vector, no shared term: the latest
 
     def rank(
