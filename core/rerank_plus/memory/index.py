@@ -230,11 +230,15 @@ class MemoryIndex:
             best = np.arange(len(cosines))
         return sorted(best.tolist(), key=lambda p: (-cosines[p], p))
 
-    def dense(self, level: int, query_vector: np.ndarray | None) -> np.ndarray | None:
-        """Cosine of the query with every item of ``level`` (None without embeddings)."""
+    def dense(
+        self, level: int, query_vector: np.ndarray | None, at: np.ndarray | None = None
+    ) -> np.ndarray | None:
+        """Cosine of the query with every item of ``level``, or with the positions ``at`` only
+        (None without embeddings)."""
         vectors = self.levels[level].vectors
         if vectors is None or query_vector is None or vectors.shape[1] != query_vector.shape[0]:
             return None
         # einsum, not BLAS: a matrix-vector product this small costs more in BLAS's thread
-        # start-up than in arithmetic, and far more on a busy machine.
-        return np.einsum("ij,j->i", vectors, query_vector)
+        # start-up than in arithmetic, and far more on a busy machine. Each row's product is
+        # computed alone, so the cosines of a few rows equal those of the whole level.
+        return np.einsum("ij,j->i", vectors if at is None else vectors[at], query_vector)
