@@ -107,7 +107,14 @@ class MemoryRetriever:
         self.final_reranker = _check_reranker("final_reranker", final_reranker)
         self.profile = profile if isinstance(profile, MemoryProfile) else memory_profile(profile)
         self.token_counter = token_counter or approximate_tokens
-        self.analyzer = analyzer or getattr(reranker, "analyzer", None) or Analyzer()
+        # the default analyzer keeps every item's analysis (the index analyzes each item, the
+        # light stage reads the candidates again): a smaller cache re-analyzes a large memory's
+        # candidates query after query
+        self.analyzer = (
+            analyzer
+            or getattr(reranker, "analyzer", None)
+            or Analyzer(cache_size=max(50_000, 2 * len(memory.items)))
+        )
         self.final_candidates = final_candidates
         self._index: MemoryIndex | None = None
         self._lock = threading.Lock()
