@@ -8,8 +8,10 @@ item; one BM25 fitted on the whole memory gives the light reranker collection-wi
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -90,6 +92,7 @@ class MemoryIndex:
         self.span_starts = self._span_starts(items)
         self._text_caches: dict[int, TextCache] = {}
         self._names: dict[str, str] = {}
+        self._boost_fields: dict[tuple[str, bool], Mapping[str, Any]] = {}
 
     @staticmethod
     def _search_texts(memory: Memory) -> dict[str, str]:
@@ -130,6 +133,21 @@ class MemoryIndex:
                 [self.search_texts[item.id], *speakers, *item.tags, *item.entity_names]
             ).casefold()
             self._names[item.id] = found
+        return found
+
+    def boost_fields(self, item: MemoryItem, named: bool) -> Mapping[str, Any]:
+        """The metadata the light stage's boosts read of ``item``: its band, whether it names
+        an entity of the question, its time (kept per item, read-only)."""
+        key = (item.id, named)
+        found = self._boost_fields.get(key)
+        if found is None:
+            found = self._boost_fields[key] = MappingProxyType(
+                {
+                    "band": band(item.level, self.memory.depth),
+                    "named": "yes" if named else "no",
+                    **({"timestamp": item.end_time or item.time} if item.time else {}),
+                }
+            )
         return found
 
     def text_cache(self, counter: Callable[[str], int]) -> TextCache:

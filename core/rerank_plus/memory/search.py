@@ -19,7 +19,7 @@ import numpy as np
 from rerank_plus.combine.boosts import Boost, FreshnessBoost, PriorBoost
 from rerank_plus.combine.registry import build_fusion
 from rerank_plus.compose.pipeline import Pipeline
-from rerank_plus.memory.index import MemoryIndex, band
+from rerank_plus.memory.index import MemoryIndex
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.policy import IntentPolicy
 from rerank_plus.reranker import Reranker
@@ -184,11 +184,7 @@ class LevelSearch:
         if not items:
             return []
         metadata = [
-            {
-                "band": band(item.level, self.depth),
-                "named": "yes" if self.entities and self._names(item) else "no",
-                **({"timestamp": item.end_time or item.time} if item.time else {}),
-            }
+            self.index.boost_fields(item, bool(self.entities and self._names(item)))
             for item in items
         ]
         texts = [self.index.search_texts[item.id] for item in items]
