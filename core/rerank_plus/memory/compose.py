@@ -14,7 +14,7 @@ item's repeated sentences are elided with ``[...]``, and an item with nothing ne
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -89,6 +89,14 @@ class Composer:
     @staticmethod
     def line(item: MemoryItem, text: str) -> str:
         return f"{item.speaker}: {text}" if item.speaker else text
+
+    def prepare(self, items: Iterable[MemoryItem]) -> None:
+        """Split, fold and count each of ``items`` now, when the index is built, rather than on
+        the first query that reads it (the cache keeps them for every later query)."""
+        for item in items:
+            self.cache.folded(item)
+            self._line_tokens(item, self.cache.whole(item))
+            self._header_tokens(item)
 
     def compose(
         self,

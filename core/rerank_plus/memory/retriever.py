@@ -124,7 +124,16 @@ class MemoryRetriever:
         with self._lock:
             if self._index is None or self._index.version != self.memory.version:
                 self._index = MemoryIndex(self.memory, self.embedder, self.analyzer)
+                self._composer(self._index).prepare(self.memory.items)
             return self._index
+
+    def _composer(self, index: MemoryIndex) -> Composer:
+        return Composer(
+            self.token_counter,
+            index.span_starts,
+            index.spans_days,
+            index.text_cache(self.token_counter),
+        )
 
     async def aretrieve(
         self,
@@ -207,13 +216,7 @@ class MemoryRetriever:
         if self.final_reranker is not None:
             candidates = self._final_rerank(query, candidates, trace)
             trace.timed("final_rerank")
-        composer = Composer(
-            self.token_counter,
-            index.span_starts,
-            index.spans_days,
-            index.text_cache(self.token_counter),
-        )
-        composition = composer.compose(
+        composition = self._composer(index).compose(
             candidates,
             policy.quotas,
             policy.fill_order,
