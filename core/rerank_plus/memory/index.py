@@ -226,15 +226,14 @@ class MemoryIndex:
 
     @staticmethod
     def top_lexical(sums: np.ndarray, limit: int) -> list[int]:
-        """The ``limit`` positions with the highest summed IDF (``lexical_scores``), ties to the
-        earlier position."""
+        """The ``limit`` positions with the highest summed IDF (``lexical_scores``), best first,
+        ties to the earlier position."""
         held = np.flatnonzero(sums)
         if len(held) > limit:
             values = sums[held]
             kth = np.partition(values, len(values) - limit)[len(values) - limit]
-            contenders = held[values >= kth]  # every top-limit position, and its ties
-            held = contenders[np.argsort(-sums[contenders], kind="stable")[:limit]]
-        return held.tolist()
+            held = held[values >= kth]  # every top-limit position, and its ties
+        return held[np.argsort(-sums[held], kind="stable")[:limit]].tolist()
 
     @staticmethod
     def top_dense(cosines: np.ndarray | None, limit: int) -> list[int]:
