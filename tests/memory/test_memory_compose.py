@@ -166,3 +166,28 @@ def test_quote_stretches_come_best_first_each_in_order() -> None:
         "Ben: They showed three prototypes.",
     ]
     assert [item.id for item in context_items(result.placed)] == ["m20", "m21", "m3", "m4"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    texts=st.lists(TEXTS, min_size=1, max_size=10),
+    levels=st.lists(st.integers(0, 2), min_size=10, max_size=10),
+    budget=st.integers(1, 200),
+)
+def test_property_items_prepared_in_advance_compose_as_items_met_cold(
+    texts: list[str], levels: list[int], budget: int
+) -> None:
+    blocks = {0: "quotes", 1: "extracts", 2: "overview"}
+    hits: dict[str, list[Hit]] = {"overview": [], "extracts": [], "quotes": []}
+    for i, text in enumerate(texts):
+        item = MemoryItem(f"i{i}", levels[i], i, text, speaker="Ana" if i % 2 else None)
+        hits[blocks[levels[i]]].append(Hit(item, 1.0 / (i + 1)))
+    prepared = composer()
+    prepared.prepare(hit.item for pool in hits.values() for hit in pool)
+    outcomes = []
+    for each in (composer(), prepared, prepared):  # cold, prepared, then warm from a query
+        trace = Trace("q")
+        result = each.compose(hits, QUOTAS, ORDER, budget, 0.0, trace)
+        shown = [(p.hit.item.id, p.block, p.shown) for p in result.placed]
+        outcomes.append((result.text, result.tokens, result.spend, shown, trace.rejected))
+    assert outcomes[0] == outcomes[1] == outcomes[2]

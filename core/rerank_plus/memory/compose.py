@@ -16,7 +16,7 @@ item's repeated sentences are elided with ``[...]``, and an item with nothing ne
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -92,6 +92,14 @@ class Composer:
     def line(item: MemoryItem, text: str) -> str:
         return f"{item.speaker}: {text}" if item.speaker else text
 
+    def prepare(self, items: Iterable[MemoryItem]) -> None:
+        """Split, fold and count each of ``items`` now, when the index is built, rather than on
+        the first query that reads it (the cache keeps them for every later query)."""
+        for item in items:
+            self.cache.folded(item)
+            self._line_tokens(item, self.cache.whole(item))
+            self._header_tokens(item)
+
     def compose(
         self,
         candidates: Mapping[str, Sequence[Hit]],
@@ -149,8 +157,8 @@ class Composer:
             joins = block == "quotes" and (
                 item.index - 1 in state.quote_indices or item.index + 1 in state.quote_indices
             )
-            cost = self.cache.tokens(self.line(item, text))
-            cost += 0 if joins else self.cache.tokens(self.header(item))
+            cost = self._line_tokens(item, text)
+            cost += 0 if joins else self._header_tokens(item)
             cost += 0 if opened else title
             if cost > allowance:
                 if trace:
@@ -160,23 +168,28 @@ class Composer:
             state.opened.add(block)
             state.placed_ids.add(item.id)
             state.accepted.append(Placed(hit, block, text))
-            state.shown.update(folded for _, folded in self.cache.sentences(item))
+            state.shown.update(self.cache.folded(item))
             if block == "quotes":
                 state.quote_indices.add(item.index)
         return max(0.0, allowance)
 
+    def _line_tokens(self, item: MemoryItem, text: str) -> int:
+        if text is self.cache.whole(item):  # kept per item: not built nor hashed again
+            return self.cache.tokens_of((item.id, "line"), lambda: self.line(item, text))
+        return self.cache.tokens(self.line(item, text))
+
+    def _header_tokens(self, item: MemoryItem) -> int:
+        return self.cache.tokens_of((item.id, "header", self.with_date), lambda: self.header(item))
+
     def _new_text(self, item: MemoryItem, shown: set[str]) -> str | None:
-        sentences = self.cache.sentences(item)
-        if not sentences:
+        folded = self.cache.folded(item)
+        if not folded or folded <= shown:
             return None
-        keep = [folded not in shown for _, folded in sentences]
-        if not any(keep):
-            return None
-        if all(keep):
-            return item.text.strip()
+        if shown.isdisjoint(folded):  # the common case: nothing of it shown yet
+            return self.cache.whole(item)
         parts: list[str] = []
-        for (sentence, _), kept in zip(sentences, keep, strict=True):
-            if kept:
+        for sentence, form in self.cache.sentences(item):
+            if form not in shown:
                 parts.append(sentence)
             elif not parts or parts[-1] != ELISION:
                 parts.append(ELISION)
@@ -210,7 +223,7 @@ class Composer:
             shown_order += members
             lines.append(TITLES[block])
             spent = spend.setdefault(block, {})
-            spent["title"] = self.counter(TITLES[block])
+            spent["title"] = self.cache.tokens(TITLES[block])
             previous: MemoryItem | None = None
             for position, entry in enumerate(members):
                 item = entry.hit.item
@@ -224,15 +237,15 @@ class Composer:
                             run_end = later.hit.item
                         header = self.header(item, run_end if run_end is not item else None)
                         lines.append(header)
-                        spent["headers"] = spent.get("headers", 0) + self.counter(header)
+                        spent["headers"] = spent.get("headers", 0) + self.cache.tokens(header)
                     body = self.line(item, entry.shown)
                 else:
                     header = self.header(item)
-                    spent["headers"] = spent.get("headers", 0) + self.counter(header)
+                    spent["headers"] = spent.get("headers", 0) + self._header_tokens(item)
                     body = f"{header} {entry.shown}"
                 lines.append(body)
                 label = item.label()
-                spent[label] = spent.get(label, 0) + self.counter(self.line(item, entry.shown))
+                spent[label] = spent.get(label, 0) + self._line_tokens(item, entry.shown)
                 previous = item
         return "\n".join(lines), spend, shown_order
 

@@ -7,10 +7,11 @@ item; one BM25 fitted on the whole memory gives the light reranker collection-wi
 
 from __future__ import annotations
 
-import heapq
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +39,7 @@ class LevelIndex:
 
     items: tuple[MemoryItem, ...]
     vectors: np.ndarray | None
-    postings: dict[str, list[int]]
+    postings: dict[str, np.ndarray]
     position: dict[str, int]
 
 
@@ -79,8 +80,9 @@ class MemoryIndex:
                 for term in terms[item.id]:
                     postings.setdefault(term, []).append(position)
             block = None if vectors is None else vectors[start : start + len(row)]
+            arrays = {term: np.array(found, dtype=np.intp) for term, found in postings.items()}
             self.levels.append(
-                LevelIndex(row, block, postings, {item.id: i for i, item in enumerate(row)})
+                LevelIndex(row, block, arrays, {item.id: i for i, item in enumerate(row)})
             )
             start += len(row)
         self.known_entities = self._entities(items)
@@ -90,6 +92,7 @@ class MemoryIndex:
         self.span_starts = self._span_starts(items)
         self._text_caches: dict[int, TextCache] = {}
         self._names: dict[str, str] = {}
+        self._boost_fields: dict[tuple[str, bool], Mapping[str, Any]] = {}
 
     @staticmethod
     def _search_texts(memory: Memory) -> dict[str, str]:
@@ -130,6 +133,21 @@ class MemoryIndex:
                 [self.search_texts[item.id], *speakers, *item.tags, *item.entity_names]
             ).casefold()
             self._names[item.id] = found
+        return found
+
+    def boost_fields(self, item: MemoryItem, named: bool) -> Mapping[str, Any]:
+        """The metadata the light stage's boosts read of ``item``: its band, whether it names
+        an entity of the question, its time (kept per item, read-only)."""
+        key = (item.id, named)
+        found = self._boost_fields.get(key)
+        if found is None:
+            found = self._boost_fields[key] = MappingProxyType(
+                {
+                    "band": band(item.level, self.memory.depth),
+                    "named": "yes" if named else "no",
+                    **({"timestamp": item.end_time or item.time} if item.time else {}),
+                }
+            )
         return found
 
     def text_cache(self, counter: Callable[[str], int]) -> TextCache:
@@ -194,25 +212,33 @@ class MemoryIndex:
         frequency = self.document_frequency.get(term, 0)
         return math.log(1.0 + (self.n_items - frequency + 0.5) / (frequency + 0.5))
 
-    def lexical_hits(self, level: int, terms: Sequence[str]) -> dict[int, float]:
-        """Positions at ``level`` holding a query term, with the summed IDF of the terms they
-        hold: a candidate generator, not a score (BM25 scores the candidates)."""
-        hits: dict[int, float] = {}
+    def lexical_scores(self, level: int, terms: Sequence[str]) -> np.ndarray:
+        """Per position at ``level``, the summed IDF of the query terms it holds (0: none): a
+        candidate generator, not a score (BM25 scores the candidates). IDF is always positive,
+        so a position holds a term exactly when its sum is above 0."""
         postings = self.levels[level].postings
+        sums = np.zeros(len(self.levels[level].items))
         for term in dict.fromkeys(terms):
-            weight = self.idf(term)
-            for position in postings.get(term, ()):
-                hits[position] = hits.get(position, 0.0) + weight
-        return hits
+            positions = postings.get(term)
+            if positions is not None:
+                sums[positions] += self.idf(term)
+        return sums
 
-    def top_lexical(self, level: int, terms: Sequence[str], limit: int) -> list[int]:
-        """The ``limit`` positions with the highest summed IDF of query terms."""
-        hits = self.lexical_hits(level, terms)
-        return heapq.nlargest(limit, hits, key=lambda p: (hits[p], -p))
+    @staticmethod
+    def top_lexical(sums: np.ndarray, limit: int) -> list[int]:
+        """The ``limit`` positions with the highest summed IDF (``lexical_scores``), best first,
+        ties to the earlier position."""
+        held = np.flatnonzero(sums)
+        if len(held) > limit:
+            values = sums[held]
+            kth = np.partition(values, len(values) - limit)[len(values) - limit]
+            held = held[values >= kth]  # every top-limit position, and its ties
+        return held[np.argsort(-sums[held], kind="stable")[:limit]].tolist()
 
-    def top_dense(self, level: int, query_vector: np.ndarray | None, limit: int) -> list[int]:
-        """The ``limit`` positions closest to the query (none without embeddings)."""
-        cosines = self.dense(level, query_vector)
+    @staticmethod
+    def top_dense(cosines: np.ndarray | None, limit: int) -> list[int]:
+        """The ``limit`` positions closest to the query (none without embeddings), ties to the
+        earlier position; ``cosines`` is :meth:`dense`'s row for the level."""
         if cosines is None:
             return []
         if len(cosines) > limit:
@@ -221,11 +247,15 @@ class MemoryIndex:
             best = np.arange(len(cosines))
         return sorted(best.tolist(), key=lambda p: (-cosines[p], p))
 
-    def dense(self, level: int, query_vector: np.ndarray | None) -> np.ndarray | None:
-        """Cosine of the query with every item of ``level`` (None without embeddings)."""
+    def dense(
+        self, level: int, query_vector: np.ndarray | None, at: np.ndarray | None = None
+    ) -> np.ndarray | None:
+        """Cosine of the query with every item of ``level``, or with the positions ``at`` only
+        (None without embeddings)."""
         vectors = self.levels[level].vectors
         if vectors is None or query_vector is None or vectors.shape[1] != query_vector.shape[0]:
             return None
         # einsum, not BLAS: a matrix-vector product this small costs more in BLAS's thread
-        # start-up than in arithmetic, and far more on a busy machine.
-        return np.einsum("ij,j->i", vectors, query_vector)
+        # start-up than in arithmetic, and far more on a busy machine. Each row's product is
+        # computed alone, so the cosines of a few rows equal those of the whole level.
+        return np.einsum("ij,j->i", vectors if at is None else vectors[at], query_vector)

@@ -108,7 +108,14 @@ class MemoryRetriever:
         self.final_reranker = _check_reranker("final_reranker", final_reranker)
         self.profile = profile if isinstance(profile, MemoryProfile) else memory_profile(profile)
         self.token_counter = token_counter or approximate_tokens
-        self.analyzer = analyzer or getattr(reranker, "analyzer", None) or Analyzer()
+        # the default analyzer keeps every item's analysis (the index analyzes each item, the
+        # light stage reads the candidates again): a smaller cache re-analyzes a large memory's
+        # candidates query after query
+        self.analyzer = (
+            analyzer
+            or getattr(reranker, "analyzer", None)
+            or Analyzer(cache_size=max(50_000, 2 * len(memory.items)))
+        )
         self.final_candidates = final_candidates
         self._index: MemoryIndex | None = None
         self._lock = threading.Lock()
@@ -118,7 +125,16 @@ class MemoryRetriever:
         with self._lock:
             if self._index is None or self._index.version != self.memory.version:
                 self._index = MemoryIndex(self.memory, self.embedder, self.analyzer)
+                self._composer(self._index).prepare(self.memory.items)
             return self._index
+
+    def _composer(self, index: MemoryIndex) -> Composer:
+        return Composer(
+            self.token_counter,
+            index.span_starts,
+            index.spans_days,
+            index.text_cache(self.token_counter),
+        )
 
     async def aretrieve(
         self,
@@ -201,13 +217,7 @@ class MemoryRetriever:
         if self.final_reranker is not None:
             candidates = self._final_rerank(query, candidates, trace)
             trace.timed("final_rerank")
-        composer = Composer(
-            self.token_counter,
-            index.span_starts,
-            index.spans_days,
-            index.text_cache(self.token_counter),
-        )
-        composition = composer.compose(
+        composition = self._composer(index).compose(
             candidates,
             policy.quotas,
             policy.fill_order,

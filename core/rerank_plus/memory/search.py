@@ -19,7 +19,7 @@ import numpy as np
 from rerank_plus.combine.boosts import Boost, FreshnessBoost, PriorBoost
 from rerank_plus.combine.registry import build_fusion
 from rerank_plus.compose.pipeline import Pipeline
-from rerank_plus.memory.index import MemoryIndex, band
+from rerank_plus.memory.index import MemoryIndex
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.policy import IntentPolicy
 from rerank_plus.reranker import Reranker
@@ -87,6 +87,10 @@ class LevelSearch:
         self.pipeline = Pipeline(light, fusion=build_fusion(fusion, reranker=light), boosts=boosts)
         self.mmr_lambda = policy.mmr_lambda
         self.depth = index.memory.depth
+        # per query (one LevelSearch serves one query): keyed by level and the query's terms or
+        # vector, which is held so that its id stays its own
+        self._cosines: dict[tuple[int, int], tuple[object, np.ndarray | None]] = {}
+        self._sums: dict[tuple[int, tuple[str, ...]], np.ndarray] = {}
 
     def pool(
         self,
@@ -100,28 +104,57 @@ class LevelSearch:
     ) -> tuple[list[MemoryItem], list[float] | None]:
         """Candidates at ``level`` (only ids in ``within`` when given) and their cosines."""
         level_index = self.index.levels[level]
-        dense = self.index.dense(level, query_vector)
         if within is None and allowed is None and len(level_index.items) > limit:
-            chosen = dict.fromkeys(self.index.top_dense(level, query_vector, limit))
-            chosen.update(dict.fromkeys(self.index.top_lexical(level, terms, limit)))
+            dense = self._dense(level, query_vector)
+            chosen = dict.fromkeys(self.index.top_dense(dense, limit))
+            chosen.update(dict.fromkeys(self.index.top_lexical(self._lexical(level, terms), limit)))
             positions = sorted(chosen) or list(
                 range(len(level_index.items) - limit, len(level_index.items))
             )
+            cosines = None if dense is None else dense[positions]
         else:
-            positions = self._filtered(level, dense, terms, limit, allowed, within)
+            positions, cosines = self._filtered(level, query_vector, terms, limit, allowed, within)
         items = [level_index.items[p] for p in positions]
-        return items, None if dense is None else [float(dense[p]) for p in positions]
+        return items, None if cosines is None else [float(c) for c in cosines]
+
+    def _dense(self, level: int, query_vector: np.ndarray | None) -> np.ndarray | None:
+        """The level's cosines with ``query_vector``, computed once per query: the search, the
+        drill-down and the safe drill all read the same levels."""
+        key = (level, id(query_vector))
+        if key not in self._cosines:
+            self._cosines[key] = (query_vector, self.index.dense(level, query_vector))
+        return self._cosines[key][1]
+
+    def _dense_at(
+        self, level: int, query_vector: np.ndarray | None, at: np.ndarray
+    ) -> np.ndarray | None:
+        """The cosines of the positions ``at`` only, unless the whole level's are known: a
+        drill-down reads a few covers of a level the search may not have scored (the same
+        values: each row's product is computed alone)."""
+        found = self._cosines.get((level, id(query_vector)))
+        if found is not None:
+            return None if found[1] is None else found[1][at]
+        return self.index.dense(level, query_vector, at)
+
+    def _lexical(self, level: int, terms: Sequence[str]) -> np.ndarray:
+        """:meth:`MemoryIndex.lexical_scores`, computed once per query for each level."""
+        key = (level, tuple(terms))
+        found = self._sums.get(key)
+        if found is None:
+            found = self._sums[key] = self.index.lexical_scores(level, terms)
+        return found
 
     def _filtered(
         self,
         level: int,
-        dense: np.ndarray | None,
+        query_vector: np.ndarray | None,
         terms: Sequence[str],
         limit: int,
         allowed: Allowed | None,
         within: Collection[str] | None,
-    ) -> list[int]:
-        """Candidates among the items ``within`` and ``allowed`` admit (the slower path)."""
+    ) -> tuple[list[int], np.ndarray | None]:
+        """Candidates among the items ``within`` and ``allowed`` admit (the slower path), and
+        their cosines."""
         level_index = self.index.levels[level]
         positions = (
             range(len(level_index.items))
@@ -130,16 +163,19 @@ class LevelSearch:
         )
         if allowed is not None:
             positions = [p for p in positions if allowed(level_index.items[p])]
-        positions = list(positions)
-        if len(positions) <= limit:
-            return positions
+        at = np.array(positions, dtype=np.intp)  # ascending
+        cosines = self._dense_at(level, query_vector, at)
+        if len(at) <= limit:
+            return at.tolist(), cosines
         chosen: dict[int, None] = {}
-        if dense is not None:
-            chosen.update(dict.fromkeys(sorted(positions, key=lambda p: (-dense[p], p))[:limit]))
-        hits = self.index.lexical_hits(level, terms)
-        lexical = sorted((p for p in positions if p in hits), key=lambda p: (-hits[p], p))
-        chosen.update(dict.fromkeys(lexical[:limit]))
-        return sorted(chosen) or positions[-limit:]  # no vector, no shared term: the latest
+        if cosines is not None:  # best cosine first, ties to the earlier position
+            chosen.update(dict.fromkeys(at[np.lexsort((at, -cosines))[:limit]].tolist()))
+        sums = self._lexical(level, terms)
+        held = at[sums[at] > 0]
+        chosen.update(dict.fromkeys(held[np.lexsort((held, -sums[held]))[:limit]].tolist()))
+        kept = np.array(sorted(chosen), dtype=np.intp) if chosen else at[-limit:]
+        # no vector, no shared term: the latest
+        return kept.tolist(), None if cosines is None else cosines[np.searchsorted(at, kept)]
 
     def rank(
         self, query: str, items: Sequence[MemoryItem], dense: Sequence[float] | None
@@ -148,11 +184,7 @@ class LevelSearch:
         if not items:
             return []
         metadata = [
-            {
-                "band": band(item.level, self.depth),
-                "named": "yes" if self.entities and self._names(item) else "no",
-                **({"timestamp": item.end_time or item.time} if item.time else {}),
-            }
+            self.index.boost_fields(item, bool(self.entities and self._names(item)))
             for item in items
         ]
         texts = [self.index.search_texts[item.id] for item in items]

@@ -7,7 +7,7 @@ counter, so a sentence is split, folded and counted once.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.sentences import split_sentences
@@ -24,12 +24,15 @@ def fold(sentence: str) -> str:
 
 
 class TextCache:
-    """Per item, its sentences with their folded forms; per line, its token count."""
+    """Per item, its sentences with their folded forms (and those forms as a set); per line, its
+    token count."""
 
     def __init__(self, counter: Callable[[str], int]) -> None:
         self.counter = counter
         self._sentences: dict[str, tuple[tuple[str, str], ...]] = {}
-        self._tokens: dict[str, int] = {}
+        self._folded: dict[str, frozenset[str]] = {}
+        self._whole: dict[str, str] = {}
+        self._tokens: dict[Hashable, int] = {}
 
     def sentences(self, item: MemoryItem) -> tuple[tuple[str, str], ...]:
         found = self._sentences.get(item.id)
@@ -38,10 +41,29 @@ class TextCache:
             self._sentences[item.id] = found
         return found
 
-    def tokens(self, text: str) -> int:
-        found = self._tokens.get(text)
+    def folded(self, item: MemoryItem) -> frozenset[str]:
+        """The folded forms of ``item``'s sentences: one set test tells whether any is shown."""
+        found = self._folded.get(item.id)
         if found is None:
-            found = self.counter(text)
+            found = self._folded[item.id] = frozenset(f for _, f in self.sentences(item))
+        return found
+
+    def whole(self, item: MemoryItem) -> str:
+        """``item``'s text as a context shows it whole (stripped), one string per item."""
+        found = self._whole.get(item.id)
+        if found is None:
+            found = self._whole[item.id] = item.text.strip()
+        return found
+
+    def tokens(self, text: str) -> int:
+        return self.tokens_of(text, lambda: text)
+
+    def tokens_of(self, key: Hashable, make: Callable[[], str]) -> int:
+        """The token count of the text ``make`` builds, kept under ``key`` (an item's id and
+        what of it is counted, say), so a known line is neither built nor hashed again."""
+        found = self._tokens.get(key)
+        if found is None:
+            found = self.counter(make())
             if len(self._tokens) < MAX_COUNTS:
-                self._tokens[text] = found
+                self._tokens[key] = found
         return found
