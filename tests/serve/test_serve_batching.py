@@ -250,3 +250,34 @@ async def test_a_request_over_its_time_limit_gets_504_and_the_others_go_on(
     assert after.status_code == 200
     want = CountingCrossEncoder(tiny_cross_encoder_path).rank(fast["query"], fast["documents"])
     assert [r["index"] for r in after.json()["results"]] == [r.index for r in want]
+
+
+async def test_a_lexical_request_checked_only_in_its_thread_still_fails_alone() -> None:
+    """A model that never batches checks each request in ``rank_many`` on its scoring thread
+    (not again on the event loop): a malformed one gets its own 422, its neighbours their
+    answers."""
+    import uuid
+
+    from rerank_plus import BM25Reranker
+
+    reranker = BM25Reranker()
+    good = [{"query": q, "documents": documents_for(i)} for i, q in enumerate(QUERIES[:3])]
+    bodies = [
+        good[0],
+        {"query": "race", "documents": ["a", "b"], "first_stage_scores": [1.0]},
+        good[1],
+        {"query": "race", "documents": ["a"], "metadata": ["not a mapping"]},
+        good[2],
+    ]
+    app = create_app({"bm25": reranker})
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://server") as client:
+        answers = await post_all(client, bodies)
+    assert [a.status_code for a in answers] == [200, 422, 200, 422, 200]
+    assert answers[1].json()["message"].startswith("first_stage_scores has 1 values for 2")
+    assert "metadata" in answers[3].json()["message"]
+    for body, answer in zip(bodies[::2], answers[::2], strict=True):
+        want = reranker.rank(body["query"], body["documents"])
+        assert pairs(answer.json()["results"]) == [(r.index, r.relevance_score) for r in want]
+    ids = [uuid.UUID(a.json()["id"]) for a in answers[::2]]
+    assert len(set(ids)) == len(ids) and {i.version for i in ids} == {4}

@@ -5,7 +5,9 @@ queries costs far less than one pass per query. Requests that arrive within ``wa
 each other (at most ``max_size`` of them) are gathered and ranked together, the way Triton's
 dynamic batcher and text-embeddings-inference's queue do; the first request of a batch waits at
 most ``wait``, a full batch goes at once. With ``wait=0`` a batch is what arrived in the same
-event-loop turn: no added latency, and one thread hand-off instead of one per request.
+event-loop turn: no added latency, and one thread hand-off instead of one per request. With
+``max_size=1`` (rerankers that gain nothing from company) each request goes to the executor
+as it comes, with no batch bookkeeping.
 
 The hand-off is the event loop's own ``run_in_executor`` on a bounded thread pool, and a
 request's time limit is one timer on its future: anyio's ``to_thread`` (limiter, cancel scope,
@@ -24,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 
 from rerank_plus.reranker import RankInput, Reranker, checked_request
@@ -94,18 +96,12 @@ class MicroBatcher:
     ) -> list[RankedResult]:
         """What ``reranker.rank`` returns for ``item``, scored together with its neighbours;
         :class:`TimeoutError` after ``timeout`` seconds (the batch goes on for the others)."""
-        checked_request(
-            item.query, item.documents, top_n, None, explain, item.first_stage_scores, item.metadata
-        )
         loop = asyncio.get_running_loop()
         waiting = _Waiting(item, loop.create_future())
-        key = (top_n, explain)
-        group = self._open.setdefault(key, [])
-        group.append(waiting)
-        if len(group) >= self.max_size:
-            self._close(key)
-        elif len(group) == 1:
-            self._timers[key] = loop.call_later(self.wait, self._close, key)
+        if self.max_size == 1:
+            self._score_now(waiting, top_n, explain)
+        else:
+            self._join(waiting, top_n, explain)
         if timeout is None:
             return await waiting.answer
         expiry = loop.call_later(timeout, _expire, waiting)
@@ -113,6 +109,46 @@ class MicroBatcher:
             return await waiting.answer
         finally:
             expiry.cancel()
+
+    def _join(self, waiting: _Waiting, top_n: int | None, explain: bool) -> None:
+        """Into the open batch of its ``top_n`` and ``explain``, checked first, so that a
+        malformed request fails alone."""
+        item = waiting.item
+        checked_request(
+            item.query, item.documents, top_n, None, explain, item.first_stage_scores, item.metadata
+        )
+        key = (top_n, explain)
+        group = self._open.setdefault(key, [])
+        group.append(waiting)
+        if len(group) >= self.max_size:
+            self._close(key)
+        elif len(group) == 1:
+            self._timers[key] = asyncio.get_running_loop().call_later(self.wait, self._close, key)
+
+    def _score_now(self, waiting: _Waiting, top_n: int | None, explain: bool) -> None:
+        """A batch of one, straight to the executor: ``rank_many`` checks the request there
+        (checking it here too walked the documents twice on the event loop), and its
+        answer comes back by one callback, with no task, timer or future chained to it."""
+        loop = asyncio.get_running_loop()
+        job = self.executor.submit(self.reranker.rank_many, [waiting.item], top_n, explain=explain)
+
+        def done(job: Future[list[list[RankedResult]]]) -> None:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(self._deliver, waiting, job)
+
+        job.add_done_callback(done)
+
+    def _deliver(self, waiting: _Waiting, job: Future[list[list[RankedResult]]]) -> None:
+        if job.cancelled():  # the pool was shut down before the job ran
+            waiting.answer.cancel()
+            return
+        error = job.exception()
+        if error is not None:
+            _fail(waiting, error)
+            return
+        if self.on_batch is not None:
+            self.on_batch(1)
+        _answer(waiting, job.result()[0])
 
     def _close(self, key: BatchKey) -> None:
         timer = self._timers.pop(key, None)

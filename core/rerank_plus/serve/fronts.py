@@ -59,6 +59,10 @@ def bind(
     return sock
 
 
+#: The log levels at which uvicorn prints a line per request.
+_ACCESS_LOG_LEVELS = frozenset(("info", "debug", "trace"))
+
+
 class UvicornFront:
     """uvicorn (uvloop and httptools where installed) on the given socket."""
 
@@ -84,6 +88,9 @@ class UvicornFront:
         config = uvicorn.Config(
             app,
             log_level=self.log_level,
+            # Access lines are logged at info; uvicorn builds each one (quoting the path)
+            # before the logger drops it, so above info it is not asked for them at all.
+            access_log=self.log_level.lower() in _ACCESS_LOG_LEVELS,
             timeout_graceful_shutdown=GRACE_SECONDS,
             lifespan="on",
         )

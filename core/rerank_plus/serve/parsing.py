@@ -70,8 +70,12 @@ def _count(value: Any) -> bool:
     return value is None or (type(value) is int and value >= 1)
 
 
+_STR = frozenset({str})
+
+
 def _texts(value: Any) -> bool:
-    return type(value) is list and all(type(item) is str for item in value)
+    # The item types in C, not a generator per item: a third of the check's time.
+    return type(value) is list and _STR.issuperset(map(type, value))
 
 
 def _absent(value: Any) -> bool:
