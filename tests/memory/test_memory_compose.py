@@ -122,6 +122,19 @@ SENTENCES = st.sampled_from(
 TEXTS = st.lists(SENTENCES, min_size=1, max_size=4).map(" ".join)
 
 
+def hits_by_block(
+    texts: list[str], levels: list[int], speakers: bool = False
+) -> dict[str, list[Hit]]:
+    """Item ``i`` at ``levels[i]`` in its level's block, scored ``1 / (i + 1)``."""
+    blocks = {0: "quotes", 1: "extracts", 2: "overview"}
+    hits: dict[str, list[Hit]] = {"overview": [], "extracts": [], "quotes": []}
+    for i, text in enumerate(texts):
+        speaker = "Ana" if speakers and i % 2 else None
+        item = MemoryItem(f"i{i}", levels[i], i, text, speaker=speaker)
+        hits[blocks[levels[i]]].append(Hit(item, 1.0 / (i + 1)))
+    return hits
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     texts=st.lists(TEXTS, min_size=1, max_size=12),
@@ -131,11 +144,7 @@ TEXTS = st.lists(SENTENCES, min_size=1, max_size=4).map(" ".join)
 def test_property_never_over_budget_and_no_sentence_twice(
     texts: list[str], levels: list[int], budget: int
 ) -> None:
-    blocks = {0: "quotes", 1: "extracts", 2: "overview"}
-    hits: dict[str, list[Hit]] = {"overview": [], "extracts": [], "quotes": []}
-    for i, text in enumerate(texts):
-        level = levels[i]
-        hits[blocks[level]].append(Hit(MemoryItem(f"i{i}", level, i, text), 1.0 / (i + 1)))
+    hits = hits_by_block(texts, levels)
     result = composer().compose(hits, QUOTAS, ORDER, budget, 0.0, Trace("q"))
     assert approximate_tokens(result.text) <= budget
     per_item = Counter(
@@ -177,11 +186,7 @@ def test_quote_stretches_come_best_first_each_in_order() -> None:
 def test_property_items_prepared_in_advance_compose_as_items_met_cold(
     texts: list[str], levels: list[int], budget: int
 ) -> None:
-    blocks = {0: "quotes", 1: "extracts", 2: "overview"}
-    hits: dict[str, list[Hit]] = {"overview": [], "extracts": [], "quotes": []}
-    for i, text in enumerate(texts):
-        item = MemoryItem(f"i{i}", levels[i], i, text, speaker="Ana" if i % 2 else None)
-        hits[blocks[levels[i]]].append(Hit(item, 1.0 / (i + 1)))
+    hits = hits_by_block(texts, levels, speakers=True)
     prepared = composer()
     prepared.prepare(hit.item for pool in hits.values() for hit in pool)
     outcomes = []
