@@ -84,7 +84,12 @@ class LevelSearch:
             )
         if self.entities and policy.entity_boost != 1.0:
             boosts.append(PriorBoost("named", {"yes": policy.entity_boost}))
-        self.pipeline = Pipeline(light, fusion=build_fusion(fusion, reranker=light), boosts=boosts)
+        self.fusion = build_fusion(fusion, reranker=light)
+        self.boosts = boosts
+        self.pipeline = Pipeline(light, fusion=self.fusion, boosts=boosts)
+        # the index's own BM25 scores pools from the index's analyses (:meth:`_own_rank`)
+        self.own_light = reranker is None
+        self._factors: dict[str, float] = {}  # item id -> product of its boosts, per query
         self.mmr_lambda = policy.mmr_lambda
         self.depth = index.memory.depth
         # per query (one LevelSearch serves one query): keyed by level and the query's terms or
@@ -183,17 +188,57 @@ class LevelSearch:
         """``items`` scored and ordered (MMR over the whole list), best first."""
         if not items:
             return []
-        metadata = [
-            self.index.boost_fields(item, bool(self.entities and self._names(item)))
-            for item in items
-        ]
         texts = [self.index.search_texts[item.id] for item in items]
-        results = self.pipeline.rank(query, texts, first_stage_scores=dense, metadata=metadata)
-        order = [result.index for result in results]
-        scores = {result.index: result.score for result in results}
+        if self.own_light:
+            order, scores = self._own_rank(query, items, texts, dense)
+        else:
+            metadata = [self._metadata(item) for item in items]
+            results = self.pipeline.rank(query, texts, first_stage_scores=dense, metadata=metadata)
+            order = [result.index for result in results]
+            scores = {result.index: result.score for result in results}
         if self.mmr_lambda < 1.0 and len(order) > 1:
             order = self._diversify(order, scores, texts)
         return [Hit(items[i], scores[i], None if dense is None else dense[i]) for i in order]
+
+    def _own_rank(
+        self,
+        query: str,
+        items: Sequence[MemoryItem],
+        texts: list[str],
+        dense: Sequence[float] | None,
+    ) -> tuple[list[int], dict[int, float]]:
+        """What ``self.pipeline.rank`` gives (order, and score by position), computed without its
+        general machinery: BM25 reads the index's analyses, each item's boost product is
+        computed once per query, and the input needs no validation (the index made it)."""
+        bm25 = self.index.bm25
+        _, languages = bm25.analyzer.languages_for(query, texts, bm25.language)
+        frequencies, lengths = self.index.pool_terms(languages, items)
+        base = bm25.score_analyzed(query, languages, frequencies, lengths)
+        relevance = (
+            list(base.relevance)
+            if dense is None
+            else self.fusion.fuse(list(base.raw), list(dense), query=query).values
+        )
+        raw = [value * self._factor(item) for value, item in zip(relevance, items, strict=True)]
+        relevance = [min(1.0, value) for value in raw]
+        order = sorted(range(len(items)), key=lambda i: (-relevance[i], -raw[i], i))
+        return order, dict(enumerate(raw))
+
+    def _factor(self, item: MemoryItem) -> float:
+        """The product of the boosts' factors for ``item``, as :class:`Pipeline` multiplies them
+        (one clock per query: a freshness boost without ``now`` reads it once)."""
+        found = self._factors.get(item.id)
+        if found is None:
+            found = 1.0
+            metadata = self._metadata(item)
+            for boost in self.boosts:
+                found *= boost.factor(metadata)[0]
+            self._factors[item.id] = found
+        return found
+
+    def _metadata(self, item: MemoryItem) -> Mapping[str, object]:
+        """What the boosts read of ``item``."""
+        return self.index.boost_fields(item, bool(self.entities and self._names(item)))
 
     def _names(self, item: MemoryItem) -> bool:
         """Whether ``item`` (or a message a window covers) names an entity of the question."""

@@ -49,9 +49,24 @@ class _LuceneIdfOkapi(BM25Okapi):
     and :meth:`use_idf_for` counts the frequencies of the query terms alone.
     """
 
+    def __init__(
+        self,
+        corpus: list[Mapping[str, int]],
+        lengths: Sequence[int] | None = None,
+        *,
+        k1: float,
+        b: float,
+    ) -> None:
+        self._lengths = lengths
+        super().__init__(corpus, k1=k1, b=b)
+
     def _initialize(self, corpus: list[Mapping[str, int]]) -> dict[str, int]:
         self.doc_freqs = list(corpus)
-        self.doc_len = [sum(frequencies.values()) for frequencies in corpus]
+        self.doc_len = (
+            [sum(frequencies.values()) for frequencies in corpus]
+            if self._lengths is None
+            else list(self._lengths)
+        )
         self.corpus_size = len(corpus)
         self.avgdl = sum(self.doc_len) / self.corpus_size
         return {}
@@ -149,9 +164,7 @@ class BM25Reranker(Reranker):
             self.analyzer.analyze(text, language)
             for text, language in zip(documents, languages, strict=True)
         ]
-        raw = [0.0] * len(documents)
-        relevance = [0.0] * len(documents)
-        explanations: list[dict[str, Any]] = (
+        explanations: list[dict[str, Any]] | None = (
             [
                 {
                     "query_language": query_language,
@@ -161,11 +174,42 @@ class BM25Reranker(Reranker):
                 for language, analysis in zip(languages, analyses, strict=True)
             ]
             if explain
-            else []
+            else None
         )
-        if not any(analysis.terms for analysis in analyses):
-            return Scores(raw, relevance, explanations if explain else None)
-        engine = self._engine([analysis.term_frequencies for analysis in analyses])
+        frequencies = [analysis.term_frequencies for analysis in analyses]
+        lengths = [len(analysis.terms) for analysis in analyses]
+        return self._scored(query, languages, frequencies, lengths, explanations)
+
+    def score_analyzed(
+        self,
+        query: str,
+        languages: Sequence[str],
+        frequencies: Sequence[Mapping[str, int]],
+        lengths: Sequence[int],
+    ) -> Scores:
+        """:meth:`score` of documents already analyzed, without analyzing them again.
+
+        Document ``i`` is ``frequencies[i]`` (its term counts) and ``lengths[i]`` (its number of
+        terms), analyzed in ``languages[i]``: what :meth:`score` would pick for these documents
+        and this query (``analyzer.languages_for``). An index that keeps its documents' analyses
+        scores its candidate pools here; the scores equal :meth:`score`'s.
+        """
+        return self._scored(query, languages, frequencies, lengths, None)
+
+    def _scored(
+        self,
+        query: str,
+        languages: Sequence[str],
+        frequencies: Sequence[Mapping[str, int]],
+        lengths: Sequence[int],
+        explanations: list[dict[str, Any]] | None,
+    ) -> Scores:
+        """BM25 of analyzed documents, each against the query analyzed in its language."""
+        raw = [0.0] * len(languages)
+        relevance = [0.0] * len(languages)
+        if not any(lengths):
+            return Scores(raw, relevance, explanations)
+        engine = self._engine(list(frequencies), lengths)
         for language in dict.fromkeys(languages):
             ids = [i for i, doc_language in enumerate(languages) if doc_language == language]
             query_terms = list(self.analyzer.analyze(query, language).terms)
@@ -173,7 +217,7 @@ class BM25Reranker(Reranker):
                 continue
             engine.use_idf_for(query_terms, self.statistics)
             best = sum(engine.idf[term] * (self.k1 + 1) for term in query_terms)  # > 0: idf > 0
-            if explain:
+            if explanations is not None:
                 per_term = self._per_term(engine, query_terms, ids)
                 totals = [sum(column) for column in zip(*per_term.values(), strict=True)]
             else:
@@ -181,7 +225,7 @@ class BM25Reranker(Reranker):
             for position, i in enumerate(ids):
                 raw[i] = float(totals[position])
                 relevance[i] = min(1.0, raw[i] / best)
-                if explain:
+                if explanations is not None:
                     explanations[i]["query_terms"] = query_terms
                     explanations[i]["matched_terms"] = {
                         term: float(values[position])
@@ -189,14 +233,16 @@ class BM25Reranker(Reranker):
                         if values[position] > 0
                     }
                     explanations[i]["max_score"] = best
-        if explain:
+        if explanations is not None:
             source = "corpus" if self.statistics else "candidates"
             for explanation in explanations:
                 explanation["statistics"] = source
-        return Scores(raw, relevance, explanations if explain else None)
+        return Scores(raw, relevance, explanations)
 
-    def _engine(self, frequencies: list[Mapping[str, int]]) -> _LuceneIdfOkapi:
-        engine = _LuceneIdfOkapi(frequencies, k1=self.k1, b=self.b)
+    def _engine(
+        self, frequencies: list[Mapping[str, int]], lengths: Sequence[int]
+    ) -> _LuceneIdfOkapi:
+        engine = _LuceneIdfOkapi(frequencies, lengths, k1=self.k1, b=self.b)
         if self.statistics is not None and self.statistics.average_length > 0:
             engine.avgdl = self.statistics.average_length
         return engine
