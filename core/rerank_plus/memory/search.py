@@ -48,9 +48,10 @@ class StoredVectorSimilarity:
     def __init__(self, vectors: Mapping[str, np.ndarray]) -> None:
         self.vectors = vectors
 
-    def matrix(self, texts: Sequence[str]) -> list[list[float]]:
+    def matrix(self, texts: Sequence[str]) -> np.ndarray:
+        """The matrix as an array: MMR reads it as one."""
         rows = np.stack([self.vectors[text] for text in texts])
-        return np.clip(rows @ rows.T, 0.0, 1.0).tolist()
+        return np.clip(rows @ rows.T, 0.0, 1.0)
 
 
 class LevelSearch:

@@ -17,12 +17,15 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+import numpy as np
+
 from rerank_plus.analysis import Analyzer
 
 
 class Similarity(Protocol):
-    def matrix(self, texts: Sequence[str]) -> list[list[float]]:
-        """Pairwise similarity of ``texts``, in [0, 1] (1 on the diagonal)."""
+    def matrix(self, texts: Sequence[str]) -> list[list[float]] | np.ndarray:
+        """Pairwise similarity of ``texts``, in [0, 1] (1 on the diagonal): rows of floats or
+        one square array."""
         ...
 
 
@@ -121,22 +124,23 @@ class MaximalMarginalRelevance:
         before it (what MMR held against it)."""
         n = len(texts)
         picks = n if limit is None else min(limit, n)
-        closest = [0.0] * n
         if self.lambda_ == 1.0 or n < 2:
-            return list(range(n)), closest
-        similarity = self.similarity.matrix(texts)
+            return list(range(n)), [0.0] * n
+        # + 0.0 turns a -0.0 similarity into 0.0: the closest similarity starts at 0.0 and
+        # only a larger value replaces it
+        similarity = np.asarray(self.similarity.matrix(texts), dtype=np.float64) + 0.0
+        gain = self.lambda_ * np.asarray(relevance, dtype=np.float64)
+        closest = np.zeros(n)
+        remaining = np.ones(n, dtype=bool)
         chosen: list[int] = []
-        remaining = list(range(n))
-        while remaining and len(chosen) < picks:
-            best = max(
-                remaining,
-                key=lambda i: (self.lambda_ * relevance[i] - (1 - self.lambda_) * closest[i], -i),
-            )
+        while len(chosen) < picks:
+            value = gain - (1 - self.lambda_) * closest
+            value[~remaining] = -np.inf
+            best = int(np.argmax(value))  # the first of equal values: the given order
             chosen.append(best)
-            remaining.remove(best)
-            for i in remaining:
-                closest[i] = max(closest[i], similarity[i][best])
-        return chosen + remaining, closest
+            remaining[best] = False
+            np.maximum(closest, similarity[:, best], out=closest, where=remaining)
+        return chosen + np.flatnonzero(remaining).tolist(), closest.tolist()
 
     def __repr__(self) -> str:
         return f"MaximalMarginalRelevance(lambda_={self.lambda_})"
