@@ -83,14 +83,17 @@ class LevelSearch:
                     now=now,
                 )
             )
-        if self.entities and policy.entity_boost != 1.0:
+        # whether an item names an entity of the question matters only to this boost
+        self.named_boost = bool(self.entities and policy.entity_boost != 1.0)
+        if self.named_boost:
             boosts.append(PriorBoost("named", {"yes": policy.entity_boost}))
         self.fusion = build_fusion(fusion, reranker=light)
         self.boosts = boosts
         self.pipeline = Pipeline(light, fusion=self.fusion, boosts=boosts)
         # the index's own BM25 scores pools from the index's analyses (:meth:`_own_rank`)
         self.own_light = reranker is None
-        self._factors: dict[str, float] = {}  # item id -> product of its boosts, per query
+        # the product of the boosts by the metadata they read (few distinct: band, named, time)
+        self._factors: dict[tuple[tuple[str, object], ...], float] = {}
         self.mmr_lambda = policy.mmr_lambda
         self.depth = index.memory.depth
         # per query (one LevelSearch serves one query): keyed by level and the query's terms or
@@ -228,13 +231,15 @@ class LevelSearch:
     def _factor(self, item: MemoryItem) -> float:
         """The product of the boosts' factors for ``item``, as :class:`Pipeline` multiplies them
         (one clock per query: a freshness boost without ``now`` reads it once)."""
-        found = self._factors.get(item.id)
+        named = self.named_boost and self._names(item)
+        metadata = self.index.boost_fields(item, named)
+        key = tuple(metadata.items())
+        found = self._factors.get(key)
         if found is None:
             found = 1.0
-            metadata = self._metadata(item)
             for boost in self.boosts:
                 found *= boost.factor(metadata)[0]
-            self._factors[item.id] = found
+            self._factors[key] = found
         return found
 
     def _metadata(self, item: MemoryItem) -> Mapping[str, object]:
