@@ -126,21 +126,24 @@ class MaximalMarginalRelevance:
         picks = n if limit is None else min(limit, n)
         if self.lambda_ == 1.0 or n < 2:
             return list(range(n)), [0.0] * n
-        # + 0.0 turns a -0.0 similarity into 0.0: the closest similarity starts at 0.0 and
-        # only a larger value replaces it
-        similarity = np.asarray(self.similarity.matrix(texts), dtype=np.float64) + 0.0
+        # columns as rows (the picks read columns); + 0.0 turns a -0.0 similarity into 0.0:
+        # the closest similarity starts at 0.0 and only a larger value replaces it
+        columns = np.array(self.similarity.matrix(texts), dtype=np.float64).T + 0.0
         gain = self.lambda_ * np.asarray(relevance, dtype=np.float64)
+        weight = 1 - self.lambda_
         closest = np.zeros(n)
-        remaining = np.ones(n, dtype=bool)
+        held = [0.0] * n  # each pick's closest similarity when it was picked
         chosen: list[int] = []
         while len(chosen) < picks:
-            value = gain - (1 - self.lambda_) * closest
-            value[~remaining] = -np.inf
-            best = int(np.argmax(value))  # the first of equal values: the given order
+            best = int(np.argmax(gain - weight * closest))  # the first of equal values
             chosen.append(best)
-            remaining[best] = False
-            np.maximum(closest, similarity[:, best], out=closest, where=remaining)
-        return chosen + np.flatnonzero(remaining).tolist(), closest.tolist()
+            held[best] = float(closest[best])
+            gain[best] = -np.inf  # picked: never again
+            np.maximum(closest, columns[best], out=closest)
+        remaining = sorted(set(range(n)).difference(chosen))
+        for i in remaining:
+            held[i] = float(closest[i])
+        return chosen + remaining, held
 
     def __repr__(self) -> str:
         return f"MaximalMarginalRelevance(lambda_={self.lambda_})"
