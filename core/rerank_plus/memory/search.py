@@ -92,8 +92,9 @@ class LevelSearch:
         self.pipeline = Pipeline(light, fusion=self.fusion, boosts=boosts)
         # the index's own BM25 scores pools from the index's analyses (:meth:`_own_rank`)
         self.own_light = reranker is None
-        # the product of the boosts by the metadata they read (few distinct: band, named, time)
-        self._factors: dict[tuple[tuple[str, object], ...], float] = {}
+        # the product of the boosts by what they read of an item (see :meth:`_factor`)
+        self.timed_boost = policy.freshness is not None
+        self._factors: dict[tuple[int, bool, datetime | None], float] = {}
         self.mmr_lambda = policy.mmr_lambda
         self.depth = index.memory.depth
         # per query (one LevelSearch serves one query): keyed by level and the query's terms or
@@ -230,13 +231,15 @@ class LevelSearch:
 
     def _factor(self, item: MemoryItem) -> float:
         """The product of the boosts' factors for ``item``, as :class:`Pipeline` multiplies them
-        (one clock per query: a freshness boost without ``now`` reads it once)."""
+        (one clock per query: a freshness boost without ``now`` reads it once). Items that
+        differ in nothing the boosts read (level, named, time) share it."""
         named = self.named_boost and self._names(item)
-        metadata = self.index.boost_fields(item, named)
-        key = tuple(metadata.items())
+        time = (item.end_time or item.time) if self.timed_boost and item.time else None
+        key = (item.level, named, time)
         found = self._factors.get(key)
         if found is None:
             found = 1.0
+            metadata = self.index.boost_fields(item, named)
             for boost in self.boosts:
                 found *= boost.factor(metadata)[0]
             self._factors[key] = found

@@ -83,10 +83,20 @@ class _LuceneIdfOkapi(BM25Okapi):
         """
         with np.errstate(invalid="ignore"):
             if self.k1 > 0:
-                scores = np.asarray(super().get_batch_scores(query, doc_ids), dtype=float)
-                return np.nan_to_num(scores, nan=0.0).tolist()
-            shares = [BM25Okapi.get_batch_scores(self, [term], doc_ids) for term in query]
+                return np.nan_to_num(self._okapi(query, doc_ids), nan=0.0).tolist()
+            shares = [self._okapi([term], doc_ids) for term in query]
         return np.nansum(shares, axis=0).tolist()  # callers never pass an empty query
+
+    def _okapi(self, query: list[str], doc_ids: list[int]) -> np.ndarray:
+        """rank-bm25's ``BM25Okapi.get_batch_scores``, the same arithmetic in the same order,
+        with each document's length norm computed once instead of once per term."""
+        score = np.zeros(len(doc_ids))
+        doc_len = np.array(self.doc_len)[doc_ids]
+        norm = self.k1 * (1 - self.b + self.b * doc_len / self.avgdl)
+        for term in query:
+            frequency = np.array([(self.doc_freqs[i].get(term) or 0) for i in doc_ids])
+            score += (self.idf.get(term) or 0) * (frequency * (self.k1 + 1) / (frequency + norm))
+        return score
 
     def use_idf_for(self, terms: Sequence[str], statistics: CorpusStatistics | None = None) -> None:
         """Compute the IDF of ``terms``, from the candidates or from corpus statistics."""
