@@ -268,7 +268,8 @@ class MemoryIndex:
             best = np.argpartition(-cosines, limit - 1)[:limit]
         else:
             best = np.arange(len(cosines))
-        return sorted(best.tolist(), key=lambda p: (-cosines[p], p))
+        best = np.sort(best)  # then a stable sort by cosine keeps ties in position order
+        return best[np.argsort(-cosines[best], kind="stable")].tolist()
 
     def dense(
         self, level: int, query_vector: np.ndarray | None, at: np.ndarray | None = None

@@ -125,7 +125,7 @@ class LevelSearch:
         else:
             positions, cosines = self._filtered(level, query_vector, terms, limit, allowed, within)
         items = [level_index.items[p] for p in positions]
-        return items, None if cosines is None else [float(c) for c in cosines]
+        return items, None if cosines is None else cosines.tolist()
 
     def _dense(self, level: int, query_vector: np.ndarray | None) -> np.ndarray | None:
         """The level's cosines with ``query_vector``, computed once per query: the search, the
@@ -224,10 +224,11 @@ class LevelSearch:
             if dense is None
             else self.fusion.fuse(list(base.raw), list(dense), query=query).values
         )
-        raw = [value * self._factor(item) for value, item in zip(relevance, items, strict=True)]
-        relevance = [min(1.0, value) for value in raw]
-        order = sorted(range(len(items)), key=lambda i: (-relevance[i], -raw[i], i))
-        return order, dict(enumerate(raw))
+        raw = np.asarray(relevance, dtype=np.float64) * [self._factor(item) for item in items]
+        capped = np.where(raw < 1.0, raw, 1.0)  # min(1, raw)
+        # best relevance first, then the uncapped score, then the input order (a stable sort)
+        order = np.lexsort((-raw, -capped)).tolist()
+        return order, dict(enumerate(raw.tolist()))
 
     def _factor(self, item: MemoryItem) -> float:
         """The product of the boosts' factors for ``item``, as :class:`Pipeline` multiplies them
