@@ -132,12 +132,14 @@ class MaximalMarginalRelevance:
         gain = self.lambda_ * np.asarray(relevance, dtype=np.float64)
         weight = 1 - self.lambda_
         closest = np.zeros(n)
+        value = np.empty(n)
         held = [0.0] * n  # each pick's closest similarity when it was picked
         chosen: list[int] = []
         while len(chosen) < picks:
-            best = int(np.argmax(gain - weight * closest))  # the first of equal values
+            np.subtract(gain, np.multiply(closest, weight, out=value), out=value)
+            best = int(value.argmax())  # the first of equal values
             chosen.append(best)
-            held[best] = float(closest[best])
+            held[best] = closest.item(best)
             gain[best] = -np.inf  # picked: never again
             np.maximum(closest, columns[best], out=closest)
         remaining = sorted(set(range(n)).difference(chosen))
