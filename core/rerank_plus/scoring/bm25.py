@@ -75,7 +75,12 @@ class _LuceneIdfOkapi(BM25Okapi):
         self.idf: dict[str, float] = {}
 
     def get_batch_scores(self, query: list[str], doc_ids: list[int]) -> list[float]:
-        """rank-bm25's scores, where a share of 0 / 0 (NaN) counts as 0.
+        """rank-bm25's scores, where a share of 0 / 0 (NaN) counts as 0 (see
+        :meth:`batch_scores`)."""
+        return self.batch_scores(query, doc_ids).tolist()
+
+    def batch_scores(self, query: list[str], doc_ids: list[int]) -> np.ndarray:
+        """:meth:`get_batch_scores` as an array.
 
         With k1 = 0 every term a document lacks makes its share 0 / 0, so the shares are summed
         term by term (one NaN must not erase the terms the document has); otherwise only a
@@ -83,9 +88,9 @@ class _LuceneIdfOkapi(BM25Okapi):
         """
         with np.errstate(invalid="ignore"):
             if self.k1 > 0:
-                return np.nan_to_num(self._okapi(query, doc_ids), nan=0.0).tolist()
+                return np.nan_to_num(self._okapi(query, doc_ids), nan=0.0)
             shares = [self._okapi([term], doc_ids) for term in query]
-        return np.nansum(shares, axis=0).tolist()  # callers never pass an empty query
+        return np.nansum(shares, axis=0)  # callers never pass an empty query
 
     def _okapi(self, query: list[str], doc_ids: list[int]) -> np.ndarray:
         """rank-bm25's ``BM25Okapi.get_batch_scores``, the same arithmetic in the same order,
@@ -215,10 +220,10 @@ class BM25Reranker(Reranker):
         explanations: list[dict[str, Any]] | None,
     ) -> Scores:
         """BM25 of analyzed documents, each against the query analyzed in its language."""
-        raw = [0.0] * len(languages)
-        relevance = [0.0] * len(languages)
         if not any(lengths):
-            return Scores(raw, relevance, explanations)
+            return Scores([0.0] * len(languages), [0.0] * len(languages), explanations)
+        raw = np.zeros(len(languages))
+        relevance = np.zeros(len(languages))
         engine = self._engine(list(frequencies), lengths)
         for language in dict.fromkeys(languages):
             ids = [i for i, doc_language in enumerate(languages) if doc_language == language]
@@ -227,27 +232,29 @@ class BM25Reranker(Reranker):
                 continue
             engine.use_idf_for(query_terms, self.statistics)
             best = sum(engine.idf[term] * (self.k1 + 1) for term in query_terms)  # > 0: idf > 0
-            if explanations is not None:
-                per_term = self._per_term(engine, query_terms, ids)
-                totals = [sum(column) for column in zip(*per_term.values(), strict=True)]
-            else:
-                totals = engine.get_batch_scores(query_terms, ids)
+            if explanations is None:
+                totals = engine.batch_scores(query_terms, ids)
+                raw[ids] = totals
+                shares = totals / best
+                relevance[ids] = np.where(shares < 1.0, shares, 1.0)  # min(1, share)
+                continue
+            per_term = self._per_term(engine, query_terms, ids)
+            sums = [sum(column) for column in zip(*per_term.values(), strict=True)]
             for position, i in enumerate(ids):
-                raw[i] = float(totals[position])
+                raw[i] = float(sums[position])
                 relevance[i] = min(1.0, raw[i] / best)
-                if explanations is not None:
-                    explanations[i]["query_terms"] = query_terms
-                    explanations[i]["matched_terms"] = {
-                        term: float(values[position])
-                        for term, values in per_term.items()
-                        if values[position] > 0
-                    }
-                    explanations[i]["max_score"] = best
+                explanations[i]["query_terms"] = query_terms
+                explanations[i]["matched_terms"] = {
+                    term: float(values[position])
+                    for term, values in per_term.items()
+                    if values[position] > 0
+                }
+                explanations[i]["max_score"] = best
         if explanations is not None:
             source = "corpus" if self.statistics else "candidates"
             for explanation in explanations:
                 explanation["statistics"] = source
-        return Scores(raw, relevance, explanations)
+        return Scores(raw.tolist(), relevance.tolist(), explanations)
 
     def _engine(
         self, frequencies: list[Mapping[str, int]], lengths: Sequence[int]
