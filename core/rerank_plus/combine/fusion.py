@@ -16,7 +16,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
+
+import numpy as np
 
 from rerank_plus.combine.normalize import get_normalizer
 
@@ -58,11 +60,36 @@ def ranks(values: Sequence[float]) -> list[int]:
     >>> ranks([0.2, 0.9, 0.2])
     [2, 1, 3]
     """
-    order = sorted(range(len(values)), key=lambda i: (-values[i], i))
-    out = [0] * len(values)
-    for rank, i in enumerate(order, start=1):
-        out[i] = rank
-    return out
+    order = np.argsort(-np.asarray(values, dtype=np.float64), kind="stable")
+    out = np.empty(len(values), dtype=np.int64)
+    out[order] = np.arange(1, len(values) + 1)
+    return out.tolist()
+
+
+class _Details(Sequence[dict[str, Any]]):
+    """Per-candidate explanation of a weighted sum, built only for the candidates read."""
+
+    def __init__(
+        self, settings: dict[str, Any], shown: str, own: Sequence[float], other: Sequence[float]
+    ) -> None:
+        self._settings, self._shown, self._own, self._other = settings, shown, own, other
+
+    def __len__(self) -> int:
+        return len(self._own)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        position = range(len(self))[index]  # IndexError as a list's; negative counts back
+        return {
+            **self._settings,
+            f"rerank_{self._shown}": self._own[position],
+            f"first_stage_{self._shown}": self._other[position],
+        }
 
 
 class _WeightedSum(ABC):
@@ -77,10 +104,11 @@ class _WeightedSum(ABC):
 
     @abstractmethod
     def _inputs(self, values: Sequence[float]) -> Sequence[float]:
-        """What the explanation shows for each candidate; ``_part`` turns it into [0, 1]."""
+        """What the explanation shows for each candidate; ``_parts`` turns it into [0, 1]."""
 
-    def _part(self, value: float) -> float:
-        return value
+    def _parts(self, inputs: Sequence[float]) -> np.ndarray:
+        """Each of ``_inputs``' values mapped into [0, 1]."""
+        return np.asarray(inputs, dtype=np.float64)
 
     @abstractmethod
     def _settings(self) -> dict[str, Any]:
@@ -92,16 +120,11 @@ class _WeightedSum(ABC):
         """Fixed weights: the query does not matter."""
         check_aligned(rerank, first_stage)
         own, other = self._inputs(rerank), self._inputs(first_stage)
-        values = [
-            min(1.0, max(0.0, self.alpha * self._part(a) + (1.0 - self.alpha) * self._part(b)))
-            for a, b in zip(own, other, strict=True)
-        ]
-        settings = self._settings()
-        details = [
-            {**settings, f"rerank_{self.shown}": a, f"first_stage_{self.shown}": b}
-            for a, b in zip(own, other, strict=True)
-        ]
-        return Fused(values, details)
+        summed = self.alpha * self._parts(own) + (1.0 - self.alpha) * self._parts(other)
+        # min(1, max(0, value)), with its answers for equal values and NaN
+        clipped = np.where(summed > 0.0, summed, 0.0)
+        values = np.where(clipped < 1.0, clipped, 1.0).tolist()
+        return Fused(values, _Details(self._settings(), self.shown, own, other))
 
 
 class WeightedFusion(_WeightedSum):
@@ -151,8 +174,8 @@ class ReciprocalRankFusion(_WeightedSum):
     def _inputs(self, values: Sequence[float]) -> Sequence[float]:
         return ranks(values)
 
-    def _part(self, value: float) -> float:
-        return (self.k + 1) / (self.k + value)
+    def _parts(self, inputs: Sequence[float]) -> np.ndarray:
+        return (self.k + 1) / (self.k + np.asarray(inputs, dtype=np.int64))
 
     def _settings(self) -> dict[str, Any]:
         return {"method": "rrf", "k": self.k, "alpha": self.alpha}

@@ -63,6 +63,12 @@ class MemoryIndex:
             item.id: analyzer.analyze(text, language).term_frequencies
             for item, text, language in zip(items, texts, languages, strict=True)
         }
+        # what the light stage's BM25 reads of each item, kept so that a candidate pool is
+        # scored without analyzing its items again (see :meth:`pool_terms`)
+        self.item_terms = {
+            item.id: (language, terms[item.id], sum(terms[item.id].values()))
+            for item, language in zip(items, languages, strict=True)
+        }
         self.content_terms = {
             item.id: len(terms[item.id]) if item.level == 0 else 0 for item in items
         }
@@ -149,6 +155,23 @@ class MemoryIndex:
                 }
             )
         return found
+
+    def pool_terms(
+        self, languages: Sequence[str], items: Sequence[MemoryItem]
+    ) -> tuple[list[Mapping[str, int]], list[int]]:
+        """Term counts and lengths of ``items``, each analyzed in its ``languages`` entry: the
+        index's own analysis when the language is the one the index chose, else analyzed now
+        (a candidate pool may resolve a short item to another language)."""
+        frequencies: list[Mapping[str, int]] = []
+        lengths: list[int] = []
+        for item, language in zip(items, languages, strict=True):
+            own_language, counts, length = self.item_terms[item.id]
+            if language != own_language:
+                analysis = self.analyzer.analyze(self.search_texts[item.id], language)
+                counts, length = analysis.term_frequencies, len(analysis.terms)
+            frequencies.append(counts)
+            lengths.append(length)
+        return frequencies, lengths
 
     def text_cache(self, counter: Callable[[str], int]) -> TextCache:
         """Sentences and token counts kept across queries, one cache per token counter."""
@@ -245,7 +268,8 @@ class MemoryIndex:
             best = np.argpartition(-cosines, limit - 1)[:limit]
         else:
             best = np.arange(len(cosines))
-        return sorted(best.tolist(), key=lambda p: (-cosines[p], p))
+        best = np.sort(best)  # then a stable sort by cosine keeps ties in position order
+        return best[np.argsort(-cosines[best], kind="stable")].tolist()
 
     def dense(
         self, level: int, query_vector: np.ndarray | None, at: np.ndarray | None = None

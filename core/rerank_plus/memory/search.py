@@ -48,9 +48,10 @@ class StoredVectorSimilarity:
     def __init__(self, vectors: Mapping[str, np.ndarray]) -> None:
         self.vectors = vectors
 
-    def matrix(self, texts: Sequence[str]) -> list[list[float]]:
+    def matrix(self, texts: Sequence[str]) -> np.ndarray:
+        """The matrix as an array: MMR reads it as one."""
         rows = np.stack([self.vectors[text] for text in texts])
-        return np.clip(rows @ rows.T, 0.0, 1.0).tolist()
+        return np.clip(rows @ rows.T, 0.0, 1.0)
 
 
 class LevelSearch:
@@ -82,9 +83,18 @@ class LevelSearch:
                     now=now,
                 )
             )
-        if self.entities and policy.entity_boost != 1.0:
+        # whether an item names an entity of the question matters only to this boost
+        self.named_boost = bool(self.entities and policy.entity_boost != 1.0)
+        if self.named_boost:
             boosts.append(PriorBoost("named", {"yes": policy.entity_boost}))
-        self.pipeline = Pipeline(light, fusion=build_fusion(fusion, reranker=light), boosts=boosts)
+        self.fusion = build_fusion(fusion, reranker=light)
+        self.boosts = boosts
+        self.pipeline = Pipeline(light, fusion=self.fusion, boosts=boosts)
+        # the index's own BM25 scores pools from the index's analyses (:meth:`_own_rank`)
+        self.own_light = reranker is None
+        # the product of the boosts by what they read of an item (see :meth:`_factor`)
+        self.timed_boost = policy.freshness is not None
+        self._factors: dict[tuple[int, bool, datetime | None], float] = {}
         self.mmr_lambda = policy.mmr_lambda
         self.depth = index.memory.depth
         # per query (one LevelSearch serves one query): keyed by level and the query's terms or
@@ -115,7 +125,7 @@ class LevelSearch:
         else:
             positions, cosines = self._filtered(level, query_vector, terms, limit, allowed, within)
         items = [level_index.items[p] for p in positions]
-        return items, None if cosines is None else [float(c) for c in cosines]
+        return items, None if cosines is None else cosines.tolist()
 
     def _dense(self, level: int, query_vector: np.ndarray | None) -> np.ndarray | None:
         """The level's cosines with ``query_vector``, computed once per query: the search, the
@@ -183,17 +193,62 @@ class LevelSearch:
         """``items`` scored and ordered (MMR over the whole list), best first."""
         if not items:
             return []
-        metadata = [
-            self.index.boost_fields(item, bool(self.entities and self._names(item)))
-            for item in items
-        ]
         texts = [self.index.search_texts[item.id] for item in items]
-        results = self.pipeline.rank(query, texts, first_stage_scores=dense, metadata=metadata)
-        order = [result.index for result in results]
-        scores = {result.index: result.score for result in results}
+        if self.own_light:
+            order, scores = self._own_rank(query, items, texts, dense)
+        else:
+            metadata = [self._metadata(item) for item in items]
+            results = self.pipeline.rank(query, texts, first_stage_scores=dense, metadata=metadata)
+            order = [result.index for result in results]
+            scores = {result.index: result.score for result in results}
         if self.mmr_lambda < 1.0 and len(order) > 1:
             order = self._diversify(order, scores, texts)
         return [Hit(items[i], scores[i], None if dense is None else dense[i]) for i in order]
+
+    def _own_rank(
+        self,
+        query: str,
+        items: Sequence[MemoryItem],
+        texts: list[str],
+        dense: Sequence[float] | None,
+    ) -> tuple[list[int], dict[int, float]]:
+        """What ``self.pipeline.rank`` gives (order, and score by position), computed without its
+        general machinery: BM25 reads the index's analyses, each item's boost product is
+        computed once per query, and the input needs no validation (the index made it)."""
+        bm25 = self.index.bm25
+        _, languages = bm25.analyzer.languages_for(query, texts, bm25.language)
+        frequencies, lengths = self.index.pool_terms(languages, items)
+        base = bm25.score_analyzed(query, languages, frequencies, lengths)
+        relevance = (
+            list(base.relevance)
+            if dense is None
+            else self.fusion.fuse(list(base.raw), list(dense), query=query).values
+        )
+        raw = np.asarray(relevance, dtype=np.float64) * [self._factor(item) for item in items]
+        capped = np.where(raw < 1.0, raw, 1.0)  # min(1, raw)
+        # best relevance first, then the uncapped score, then the input order (a stable sort)
+        order = np.lexsort((-raw, -capped)).tolist()
+        return order, dict(enumerate(raw.tolist()))
+
+    def _factor(self, item: MemoryItem) -> float:
+        """The product of the boosts' factors for ``item``, as :class:`Pipeline` multiplies them
+        (one clock per query: a freshness boost without ``now`` reads it once). Items that
+        differ in nothing the boosts read (level, named, time) share it."""
+        named = self.named_boost and self._names(item)
+        time = (item.end_time or item.time) if self.timed_boost and item.time else None
+        key = (item.level, named, time)
+        found = self._factors.get(key)
+        if found is None:
+            found = 1.0
+            metadata = self.index.boost_fields(item, named)
+            for boost in self.boosts:
+                found *= boost.factor(metadata)[0]
+            self._factors[key] = found
+        return found
+
+    def _metadata(self, item: MemoryItem) -> Mapping[str, object]:
+        """What the boosts read of ``item``."""
+        return self.index.boost_fields(item, bool(self.entities and self._names(item)))
 
     def _names(self, item: MemoryItem) -> bool:
         """Whether ``item`` (or a message a window covers) names an entity of the question."""

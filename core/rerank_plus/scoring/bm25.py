@@ -49,9 +49,24 @@ class _LuceneIdfOkapi(BM25Okapi):
     and :meth:`use_idf_for` counts the frequencies of the query terms alone.
     """
 
+    def __init__(
+        self,
+        corpus: list[Mapping[str, int]],
+        lengths: Sequence[int] | None = None,
+        *,
+        k1: float,
+        b: float,
+    ) -> None:
+        self._lengths = lengths
+        super().__init__(corpus, k1=k1, b=b)
+
     def _initialize(self, corpus: list[Mapping[str, int]]) -> dict[str, int]:
         self.doc_freqs = list(corpus)
-        self.doc_len = [sum(frequencies.values()) for frequencies in corpus]
+        self.doc_len = (
+            [sum(frequencies.values()) for frequencies in corpus]
+            if self._lengths is None
+            else list(self._lengths)
+        )
         self.corpus_size = len(corpus)
         self.avgdl = sum(self.doc_len) / self.corpus_size
         return {}
@@ -60,7 +75,12 @@ class _LuceneIdfOkapi(BM25Okapi):
         self.idf: dict[str, float] = {}
 
     def get_batch_scores(self, query: list[str], doc_ids: list[int]) -> list[float]:
-        """rank-bm25's scores, where a share of 0 / 0 (NaN) counts as 0.
+        """rank-bm25's scores, where a share of 0 / 0 (NaN) counts as 0 (see
+        :meth:`batch_scores`)."""
+        return self.batch_scores(query, doc_ids).tolist()
+
+    def batch_scores(self, query: list[str], doc_ids: list[int]) -> np.ndarray:
+        """:meth:`get_batch_scores` as an array.
 
         With k1 = 0 every term a document lacks makes its share 0 / 0, so the shares are summed
         term by term (one NaN must not erase the terms the document has); otherwise only a
@@ -68,10 +88,20 @@ class _LuceneIdfOkapi(BM25Okapi):
         """
         with np.errstate(invalid="ignore"):
             if self.k1 > 0:
-                scores = np.asarray(super().get_batch_scores(query, doc_ids), dtype=float)
-                return np.nan_to_num(scores, nan=0.0).tolist()
-            shares = [BM25Okapi.get_batch_scores(self, [term], doc_ids) for term in query]
-        return np.nansum(shares, axis=0).tolist()  # callers never pass an empty query
+                return np.nan_to_num(self._okapi(query, doc_ids), nan=0.0)
+            shares = [self._okapi([term], doc_ids) for term in query]
+        return np.nansum(shares, axis=0)  # callers never pass an empty query
+
+    def _okapi(self, query: list[str], doc_ids: list[int]) -> np.ndarray:
+        """rank-bm25's ``BM25Okapi.get_batch_scores``, the same arithmetic in the same order,
+        with each document's length norm computed once instead of once per term."""
+        score = np.zeros(len(doc_ids))
+        doc_len = np.array(self.doc_len)[doc_ids]
+        norm = self.k1 * (1 - self.b + self.b * doc_len / self.avgdl)
+        for term in query:
+            frequency = np.array([(self.doc_freqs[i].get(term) or 0) for i in doc_ids])
+            score += (self.idf.get(term) or 0) * (frequency * (self.k1 + 1) / (frequency + norm))
+        return score
 
     def use_idf_for(self, terms: Sequence[str], statistics: CorpusStatistics | None = None) -> None:
         """Compute the IDF of ``terms``, from the candidates or from corpus statistics."""
@@ -149,9 +179,7 @@ class BM25Reranker(Reranker):
             self.analyzer.analyze(text, language)
             for text, language in zip(documents, languages, strict=True)
         ]
-        raw = [0.0] * len(documents)
-        relevance = [0.0] * len(documents)
-        explanations: list[dict[str, Any]] = (
+        explanations: list[dict[str, Any]] | None = (
             [
                 {
                     "query_language": query_language,
@@ -161,11 +189,42 @@ class BM25Reranker(Reranker):
                 for language, analysis in zip(languages, analyses, strict=True)
             ]
             if explain
-            else []
+            else None
         )
-        if not any(analysis.terms for analysis in analyses):
-            return Scores(raw, relevance, explanations if explain else None)
-        engine = self._engine([analysis.term_frequencies for analysis in analyses])
+        frequencies = [analysis.term_frequencies for analysis in analyses]
+        lengths = [len(analysis.terms) for analysis in analyses]
+        return self._scored(query, languages, frequencies, lengths, explanations)
+
+    def score_analyzed(
+        self,
+        query: str,
+        languages: Sequence[str],
+        frequencies: Sequence[Mapping[str, int]],
+        lengths: Sequence[int],
+    ) -> Scores:
+        """:meth:`score` of documents already analyzed, without analyzing them again.
+
+        Document ``i`` is ``frequencies[i]`` (its term counts) and ``lengths[i]`` (its number of
+        terms), analyzed in ``languages[i]``: what :meth:`score` would pick for these documents
+        and this query (``analyzer.languages_for``). An index that keeps its documents' analyses
+        scores its candidate pools here; the scores equal :meth:`score`'s.
+        """
+        return self._scored(query, languages, frequencies, lengths, None)
+
+    def _scored(
+        self,
+        query: str,
+        languages: Sequence[str],
+        frequencies: Sequence[Mapping[str, int]],
+        lengths: Sequence[int],
+        explanations: list[dict[str, Any]] | None,
+    ) -> Scores:
+        """BM25 of analyzed documents, each against the query analyzed in its language."""
+        if not any(lengths):
+            return Scores([0.0] * len(languages), [0.0] * len(languages), explanations)
+        raw = np.zeros(len(languages))
+        relevance = np.zeros(len(languages))
+        engine = self._engine(list(frequencies), lengths)
         for language in dict.fromkeys(languages):
             ids = [i for i, doc_language in enumerate(languages) if doc_language == language]
             query_terms = list(self.analyzer.analyze(query, language).terms)
@@ -173,30 +232,34 @@ class BM25Reranker(Reranker):
                 continue
             engine.use_idf_for(query_terms, self.statistics)
             best = sum(engine.idf[term] * (self.k1 + 1) for term in query_terms)  # > 0: idf > 0
-            if explain:
-                per_term = self._per_term(engine, query_terms, ids)
-                totals = [sum(column) for column in zip(*per_term.values(), strict=True)]
-            else:
-                totals = engine.get_batch_scores(query_terms, ids)
+            if explanations is None:
+                totals = engine.batch_scores(query_terms, ids)
+                raw[ids] = totals
+                shares = totals / best
+                relevance[ids] = np.where(shares < 1.0, shares, 1.0)  # min(1, share)
+                continue
+            per_term = self._per_term(engine, query_terms, ids)
+            sums = [sum(column) for column in zip(*per_term.values(), strict=True)]
             for position, i in enumerate(ids):
-                raw[i] = float(totals[position])
+                raw[i] = float(sums[position])
                 relevance[i] = min(1.0, raw[i] / best)
-                if explain:
-                    explanations[i]["query_terms"] = query_terms
-                    explanations[i]["matched_terms"] = {
-                        term: float(values[position])
-                        for term, values in per_term.items()
-                        if values[position] > 0
-                    }
-                    explanations[i]["max_score"] = best
-        if explain:
+                explanations[i]["query_terms"] = query_terms
+                explanations[i]["matched_terms"] = {
+                    term: float(values[position])
+                    for term, values in per_term.items()
+                    if values[position] > 0
+                }
+                explanations[i]["max_score"] = best
+        if explanations is not None:
             source = "corpus" if self.statistics else "candidates"
             for explanation in explanations:
                 explanation["statistics"] = source
-        return Scores(raw, relevance, explanations if explain else None)
+        return Scores(raw.tolist(), relevance.tolist(), explanations)
 
-    def _engine(self, frequencies: list[Mapping[str, int]]) -> _LuceneIdfOkapi:
-        engine = _LuceneIdfOkapi(frequencies, k1=self.k1, b=self.b)
+    def _engine(
+        self, frequencies: list[Mapping[str, int]], lengths: Sequence[int]
+    ) -> _LuceneIdfOkapi:
+        engine = _LuceneIdfOkapi(frequencies, lengths, k1=self.k1, b=self.b)
         if self.statistics is not None and self.statistics.average_length > 0:
             engine.avgdl = self.statistics.average_length
         return engine

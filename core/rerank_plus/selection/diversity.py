@@ -17,12 +17,15 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+import numpy as np
+
 from rerank_plus.analysis import Analyzer
 
 
 class Similarity(Protocol):
-    def matrix(self, texts: Sequence[str]) -> list[list[float]]:
-        """Pairwise similarity of ``texts``, in [0, 1] (1 on the diagonal)."""
+    def matrix(self, texts: Sequence[str]) -> list[list[float]] | np.ndarray:
+        """Pairwise similarity of ``texts``, in [0, 1] (1 on the diagonal): rows of floats or
+        one square array."""
         ...
 
 
@@ -121,22 +124,28 @@ class MaximalMarginalRelevance:
         before it (what MMR held against it)."""
         n = len(texts)
         picks = n if limit is None else min(limit, n)
-        closest = [0.0] * n
         if self.lambda_ == 1.0 or n < 2:
-            return list(range(n)), closest
-        similarity = self.similarity.matrix(texts)
+            return list(range(n)), [0.0] * n
+        # columns as rows (the picks read columns); + 0.0 turns a -0.0 similarity into 0.0:
+        # the closest similarity starts at 0.0 and only a larger value replaces it
+        columns = np.array(self.similarity.matrix(texts), dtype=np.float64).T + 0.0
+        gain = self.lambda_ * np.asarray(relevance, dtype=np.float64)
+        weight = 1 - self.lambda_
+        closest = np.zeros(n)
+        value = np.empty(n)
+        held = [0.0] * n  # each pick's closest similarity when it was picked
         chosen: list[int] = []
-        remaining = list(range(n))
-        while remaining and len(chosen) < picks:
-            best = max(
-                remaining,
-                key=lambda i: (self.lambda_ * relevance[i] - (1 - self.lambda_) * closest[i], -i),
-            )
+        while len(chosen) < picks:
+            np.subtract(gain, np.multiply(closest, weight, out=value), out=value)
+            best = int(value.argmax())  # the first of equal values
             chosen.append(best)
-            remaining.remove(best)
-            for i in remaining:
-                closest[i] = max(closest[i], similarity[i][best])
-        return chosen + remaining, closest
+            held[best] = closest.item(best)
+            gain[best] = -np.inf  # picked: never again
+            np.maximum(closest, columns[best], out=closest)
+        remaining = sorted(set(range(n)).difference(chosen))
+        for i in remaining:
+            held[i] = float(closest[i])
+        return chosen + remaining, held
 
     def __repr__(self) -> str:
         return f"MaximalMarginalRelevance(lambda_={self.lambda_})"
