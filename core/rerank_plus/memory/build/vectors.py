@@ -91,5 +91,5 @@ def unit_matrix(vectors: Sequence[Vector]) -> np.ndarray:
 
 def unit_mean(vectors: Sequence[np.ndarray]) -> np.ndarray:
     """The mean of embedding rows, scaled to unit length (a zero mean stays zero)."""
-    mean = np.mean(np.vstack(vectors), axis=0, dtype=np.float32)
+    mean: np.ndarray = np.vstack(vectors).astype(np.float32, copy=False).mean(axis=0)
     return mean / max(float(np.linalg.norm(mean)), 1e-12)
