@@ -26,11 +26,12 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 
 from rerank_plus.combine.fusion import Fused, check_aligned, check_weight
+from rerank_plus.combine.lazy_details import LazyDetails
 from rerank_plus.combine.query_language import Detects, reads_query, reads_script
 from rerank_plus.combine.scale import UnitScale, unit_scale
 
@@ -51,8 +52,8 @@ def confidence(values: Sequence[float] | np.ndarray) -> float:
     return unit_scale(values).confidence
 
 
-class _Details(Sequence[dict[str, Any]]):
-    """Per-candidate explanation, built only for the candidates someone reads."""
+class _Details(LazyDetails):
+    """Per-candidate explanation of the adaptive weighted sum."""
 
     def __init__(
         self,
@@ -68,14 +69,7 @@ class _Details(Sequence[dict[str, Any]]):
     def __len__(self) -> int:
         return len(self._own.values)
 
-    @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(len(self))[index]]
-        position = range(len(self))[index]  # IndexError as a list's; negative counts back
+    def detail(self, position: int) -> dict[str, Any]:
         return {
             **self._fusion.settings(),
             "signals": asdict(self._signals),

@@ -16,10 +16,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, overload
+from typing import Any, Protocol
 
 import numpy as np
 
+from rerank_plus.combine.lazy_details import LazyDetails
 from rerank_plus.combine.normalize import get_normalizer
 
 
@@ -66,8 +67,8 @@ def ranks(values: Sequence[float]) -> list[int]:
     return out.tolist()
 
 
-class _Details(Sequence[dict[str, Any]]):
-    """Per-candidate explanation of a weighted sum, built only for the candidates read."""
+class _Details(LazyDetails):
+    """Per-candidate explanation of a weighted sum."""
 
     def __init__(
         self, settings: dict[str, Any], shown: str, own: Sequence[float], other: Sequence[float]
@@ -77,14 +78,7 @@ class _Details(Sequence[dict[str, Any]]):
     def __len__(self) -> int:
         return len(self._own)
 
-    @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(len(self))[index]]
-        position = range(len(self))[index]  # IndexError as a list's; negative counts back
+    def detail(self, position: int) -> dict[str, Any]:
         return {
             **self._settings,
             f"rerank_{self._shown}": self._own[position],
