@@ -52,6 +52,22 @@ def test_blocks_in_reading_order_quotes_in_runs_and_chronological() -> None:
     assert next(item.id for item in context_items(result.placed)) == "w0"
 
 
+def test_show_order_puts_the_quotes_first_when_asked() -> None:
+    summary = MemoryItem("w0", 1, 0, "The team fixed the price at 25 euros.", covers=("m0",))
+    hits = {"extracts": [Hit(summary, 0.5)], "quotes": [Hit(quote(3, "We ship in March."), 0.9)]}
+    result = composer({"w0": 0, "m3": 3}).compose(
+        hits, QUOTAS, ORDER, 200, 0.0, Trace("q"), show_order=("quotes", "extracts", "overview")
+    )
+    assert result.text.splitlines() == [
+        "Quotes (verbatim messages):",
+        "[L0 #3]",
+        "Ana: We ship in March.",
+        "Extracts (window summaries):",
+        "[L1 #0] The team fixed the price at 25 euros.",
+    ]
+    assert [item.id for item in context_items(result.placed)] == ["m3", "w0"]
+
+
 def test_a_quote_inside_a_chosen_summary_is_not_repeated_and_overlaps_are_elided() -> None:
     summary = MemoryItem("w0", 1, 0, "Price is 25 euros. Launch in March.", covers=("m0", "m1"))
     hits = {

@@ -16,6 +16,8 @@ def test_ready_made_profiles_follow_the_design() -> None:
     assert synthesis.quotas["overview"] == 0.8 and synthesis.quotas["extracts"] == 0.2
     # detail: quotes first; summaries only get what the quotes leave (measured: see memory.md)
     assert detail.quotas["quotes"] == 1.0 and detail.fill_order[0] == "quotes"
+    # a precise question's answer leads; a broad one reads the big picture first
+    assert detail.show_order[0] == "quotes" and synthesis.show_order[0] == "overview"
     assert detail.overview_items["small"] == 0 < detail.overview_items["large"]
     assert synthesis.band_prior["top"] > synthesis.band_prior["messages"]
     assert detail.band_prior["messages"] > detail.band_prior["top"]
@@ -65,6 +67,10 @@ def test_a_memory_section_overrides_one_intent_and_the_tiers(tmp_path: Path) -> 
         (
             {"memory": {"recent": {"fill_order": ["quotes"]}}},
             "memory.recent.fill_order must name overview, extracts and quotes once each",
+        ),
+        (
+            {"memory": {"detail": {"show_order": ["quotes", "quotes", "overview"]}}},
+            "memory.detail.show_order must name overview, extracts and quotes once each",
         ),
         (
             {"memory": {"tiers": {"small": 4000}}},

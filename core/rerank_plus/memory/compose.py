@@ -1,7 +1,7 @@
 """Step 4: the annotated context, filled block by block within ``max_tokens``.
 
-Blocks come in reading order: ``overview`` (high-level summaries), ``extracts`` (window
-summaries under them), ``quotes`` (verbatim messages). Each item gets a header with its level,
+Three blocks: ``overview`` (high-level summaries), ``extracts`` (window summaries under them),
+``quotes`` (verbatim messages), shown in the policy's ``show_order``. Each item gets a header with its level,
 index and time; consecutive quotes share one header and each line names its speaker. Summaries
 are chronological inside their block; quotes come in stretches of consecutive messages, each
 stretch chronological, the stretch with the best-scored quote first (the strongest evidence
@@ -108,6 +108,7 @@ class Composer:
         max_tokens: int,
         min_relevance: float,
         trace: Trace,
+        show_order: Sequence[str] = BLOCKS,
     ) -> Composition:
         state = _FillState()
         carry = 0.0
@@ -124,7 +125,7 @@ class Composer:
             if carry < 1:
                 break
             carry = self._fill(block, candidates.get(block, ()), carry, min_relevance, state, None)
-        return self._render(state.accepted, max_tokens, trace)
+        return self._render(state.accepted, max_tokens, trace, show_order)
 
     def _fill(
         self,
@@ -195,9 +196,11 @@ class Composer:
                 parts.append(ELISION)
         return " ".join(parts)
 
-    def _render(self, placed: list[Placed], max_tokens: int, trace: Trace) -> Composition:
+    def _render(
+        self, placed: list[Placed], max_tokens: int, trace: Trace, show_order: Sequence[str]
+    ) -> Composition:
         while True:
-            text, spend, shown_order = self._text(placed)
+            text, spend, shown_order = self._text(placed, show_order)
             tokens = self.counter(text) if text else 0
             if tokens <= max_tokens or not placed:
                 return Composition(text, shown_order, tokens, spend)
@@ -206,12 +209,14 @@ class Composer:
             trace.reject(placed[weakest].hit.item.id, "over the budget once rendered")
             placed = placed[:weakest] + placed[weakest + 1 :]
 
-    def _text(self, placed: list[Placed]) -> tuple[str, dict[str, dict[str, int]], list[Placed]]:
+    def _text(
+        self, placed: list[Placed], show_order: Sequence[str]
+    ) -> tuple[str, dict[str, dict[str, int]], list[Placed]]:
         """The context's text, its spend per block and label, and the items in shown order."""
         lines: list[str] = []
         spend: dict[str, dict[str, int]] = {}
         shown_order: list[Placed] = []
-        for block in BLOCKS:
+        for block in show_order:
             members = sorted(
                 (p for p in placed if p.block == block),
                 key=lambda p: (self.span_start.get(p.hit.item.id, 0), -p.hit.item.level),

@@ -12,6 +12,9 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
 * ``quotas``: shares of ``max_tokens`` per block (overview = the upper summary levels, extracts =
   window summaries, quotes = raw messages). Soft: what a block leaves unused goes to the next
   block in ``fill_order``.
+* ``show_order``: the order the blocks are shown in: the overview first for a broad question
+  (the big picture, then its evidence), the quotes first for a precise one (the answer's own
+  words lead; readers and models attend most to the start of a context).
 * ``band_prior``: a level prior, a score factor per band (top level, upper levels, windows,
   messages), applied with :class:`~rerank_plus.PriorBoost`.
 * ``freshness``: ``{"half_life_days", "weight"}`` for :class:`~rerank_plus.FreshnessBoost`, or
@@ -51,6 +54,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     "synthesis": {
         "quotas": {"overview": 0.8, "extracts": 0.2, "quotes": 0.0},
         "fill_order": ["overview", "extracts", "quotes"],
+        "show_order": ["overview", "extracts", "quotes"],
         "band_prior": {"top": 1.3, "upper": 1.15, "windows": 1.0, "messages": 0.9},
         "freshness": None,
         "entity_boost": 1.0,
@@ -69,6 +73,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     "detail": {
         "quotas": {"overview": 0.0, "extracts": 0.0, "quotes": 1.0},
         "fill_order": ["quotes", "extracts", "overview"],
+        "show_order": ["quotes", "extracts", "overview"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.2},
         "freshness": None,
         "entity_boost": 1.3,
@@ -86,6 +91,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     "recent": {
         "quotas": {"overview": 0.2, "extracts": 0.4, "quotes": 0.4},
         "fill_order": ["quotes", "extracts", "overview"],
+        "show_order": ["overview", "extracts", "quotes"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.1},
         "freshness": {"half_life_days": 1.0, "weight": 2.0},
         "entity_boost": 1.1,
@@ -103,6 +109,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     "entity": {
         "quotas": {"overview": 0.2, "extracts": 0.3, "quotes": 0.5},
         "fill_order": ["quotes", "extracts", "overview"],
+        "show_order": ["quotes", "extracts", "overview"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.05, "messages": 1.2},
         "freshness": None,
         "entity_boost": 1.3,
@@ -128,6 +135,7 @@ class IntentPolicy:
     intent: str
     quotas: Mapping[str, float]
     fill_order: tuple[str, ...]
+    show_order: tuple[str, ...]
     band_prior: Mapping[str, float]
     freshness: Mapping[str, float] | None
     entity_boost: float
@@ -160,6 +168,13 @@ def _check_choice(where: str, value: Any, choices: tuple[str, ...]) -> str:
     return str(value)
 
 
+def _block_order(where: str, value: Any) -> tuple[str, ...]:
+    order = tuple(value)
+    if sorted(order) != ["extracts", "overview", "quotes"]:
+        raise ValueError(f"{where} must name overview, extracts and quotes once each, got {order}.")
+    return order
+
+
 def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
     where = f"memory.{intent}"
     unknown = sorted(set(settings) - set(_DEFAULTS[intent]))
@@ -175,11 +190,7 @@ def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
     }
     if sum(quotas.values()) <= 0:
         raise ValueError(f"{where}.quotas must give some share of the budget to a block.")
-    order = tuple(merged["fill_order"])
-    if sorted(order) != ["extracts", "overview", "quotes"]:
-        raise ValueError(
-            f"{where}.fill_order must name overview, extracts and quotes once each, got {order}."
-        )
+    order = _block_order(f"{where}.fill_order", merged["fill_order"])
     prior = {
         band: _check_share(f"{where}.band_prior.{band}", merged["band_prior"].get(band, 1.0), 10)
         for band in ("top", "upper", "windows", "messages")
@@ -196,6 +207,7 @@ def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
         intent=intent,
         quotas=quotas,
         fill_order=order,
+        show_order=_block_order(f"{where}.show_order", merged["show_order"]),
         band_prior=prior,
         freshness=freshness,
         entity_boost=_check_share(f"{where}.entity_boost", merged["entity_boost"], 10),

@@ -224,6 +224,7 @@ class MemoryRetriever:
             max_tokens,
             policy.min_relevance,
             trace,
+            policy.show_order,
         )
         trace.timed("compose")
         trace.spend = composition.spend
