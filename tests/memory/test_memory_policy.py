@@ -13,7 +13,8 @@ def test_ready_made_profiles_follow_the_design() -> None:
     profile = memory_profile()
     assert set(profile.policies) == set(INTENTS)
     synthesis, detail = profile.policies["synthesis"], profile.policies["detail"]
-    assert synthesis.quotas["overview"] == 0.8 and synthesis.quotas["extracts"] == 0.2
+    # synthesis: mostly the top levels; some quotes too (they carry more of an answer's words)
+    assert synthesis.quotas["overview"] >= 0.7 > synthesis.quotas["quotes"] > 0
     # detail: quotes first; summaries only get what the quotes leave (measured: see memory.md)
     assert detail.quotas["quotes"] == 1.0 and detail.fill_order[0] == "quotes"
     # a precise question's answer leads; a broad one reads the big picture first
@@ -45,7 +46,7 @@ def test_a_memory_section_overrides_one_intent_and_the_tiers(tmp_path: Path) -> 
     profile = memory_profile(path)
     assert profile.tiers == {"small": 500, "medium": 3000}
     assert profile.policies["detail"].quotas["quotes"] == 0.7
-    assert profile.policies["synthesis"].quotas["overview"] == 0.8
+    assert profile.policies["synthesis"].quotas == memory_profile().policies["synthesis"].quotas
     assert profile.fusion == {"method": "weighted", "alpha": 0.7}
     assert profile.tier(600) == "medium"
 

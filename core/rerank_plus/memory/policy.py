@@ -50,9 +50,10 @@ from rerank_plus.memory.query.intent import INTENTS
 TIERS = ("small", "medium", "large")
 
 _DEFAULTS: dict[str, dict[str, Any]] = {
-    # Broad questions: most of the budget on the top levels, the rest on window extracts.
+    # Broad questions: most of the budget on the top levels, some on window extracts and on
+    # quotes drilled from the top (their own words carry more of what an answer names).
     "synthesis": {
-        "quotas": {"overview": 0.8, "extracts": 0.2, "quotes": 0.0},
+        "quotas": {"overview": 0.7, "extracts": 0.1, "quotes": 0.2},
         "fill_order": ["overview", "extracts", "quotes"],
         "show_order": ["overview", "extracts", "quotes"],
         "band_prior": {"top": 1.3, "upper": 1.15, "windows": 1.0, "messages": 0.9},
@@ -79,9 +80,11 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "entity_boost": 1.3,
         "mmr_lambda": 0.95,
         "overview_items": {"small": 0, "medium": 1, "large": 2},
-        "drill_m": {"small": 12, "medium": 20, "large": 30},
+        # small: the best window and the next one, a few messages each, so that the best
+        # messages found anywhere still fit (more hits at 700 tokens, the same recall)
+        "drill_m": {"small": 8, "medium": 20, "large": 30},
         "drill_from": "windows",
-        "drill_picks": {"small": 3, "medium": 6, "large": 10},
+        "drill_picks": {"small": 2, "medium": 6, "large": 10},
         "drill_order": "grouped",
         "grow": 2,
         "min_relevance": 0.15,
