@@ -13,6 +13,8 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
+import numpy as np
+
 from rerank_plus.combine.boosts import Boost
 from rerank_plus.combine.fusion import Fusion
 from rerank_plus.reranker import Context, RankRequest, Reranker, Scores
@@ -118,6 +120,14 @@ class Pipeline(Reranker):
         ):  # the common case, kept lean: fusion is most of what a pipeline adds to a rerank
             values = fusion.fuse(base.raw, first_stage_scores, query=query).values
             return Scores(values, list(values))
+        if not explain and base.kept is None:
+            given = context.get("metadata")
+            products = (
+                [self.boost_product(fields) for fields in (given or [{}] * n)]
+                if self.boosts
+                else None
+            )
+            return self._boosted(query, base, first_stage_scores, products)
         alive = [i for i in range(n) if base.kept is None or base.kept[i]]
         relevance = [float(v) for v in base.relevance]
         raw = [float(v) for v in base.raw]
@@ -152,6 +162,71 @@ class Pipeline(Reranker):
                 if explain:
                     notes[i]["boosts"] = applied
         return Scores(raw, relevance, notes if explain else None, base.kept)
+
+    def order_scored(
+        self,
+        query: str,
+        scores: Scores,
+        *,
+        first_stage_scores: Sequence[float] | None = None,
+        metadata: Sequence[Mapping[str, Any]] | None = None,
+    ) -> tuple[list[int], Scores]:
+        """What :meth:`rank` does after scoring, for candidates already scored by this
+        pipeline's reranker (``scores``, say from ``BM25Reranker.score_analyzed`` on an index's
+        own analyses): fusion with ``first_stage_scores``, the boosts on ``metadata``, then
+        the candidates' positions best first and their final scores (``raw`` is a result's
+        ``score``, ``relevance`` its ``relevance_score``).
+
+        Nothing is validated (the caller made the inputs, aligned and finite), nothing is
+        explained and no selection rule runs: the order is :meth:`rank`'s before its
+        selection. Candidates sharing one metadata mapping (the same object) share its boost
+        product, computed once.
+        """
+        products: list[float] | None = None
+        if self.boosts:
+            items = metadata if metadata is not None else [{}] * len(scores.raw)
+            known: dict[int, float] = {}
+            products = []
+            for fields in items:
+                product = known.get(id(fields))
+                if product is None:
+                    product = known[id(fields)] = self.boost_product(fields)
+                products.append(product)
+        combined = self._boosted(query, scores, first_stage_scores, products)
+        # best relevance first, then the uncapped score, then the input order, as rank orders
+        # its results (order_results), on arrays
+        order = np.lexsort((-np.asarray(combined.raw), -np.asarray(combined.relevance)))
+        return order.tolist(), combined
+
+    def boost_product(self, metadata: Mapping[str, Any]) -> float:
+        """The product of the boosts' factors for one candidate's ``metadata``."""
+        product = 1.0
+        for boost in self.boosts:
+            product *= boost.factor(metadata)[0]
+        return product
+
+    def _boosted(
+        self,
+        query: str,
+        base: Scores,
+        first_stage_scores: Sequence[float] | None,
+        products: Sequence[float] | None,
+    ) -> Scores:
+        """Fusion, then each candidate's boost product (``products``, None without boosts)
+        and the cap at 1, on every candidate of ``base`` (none cut, nothing explained)."""
+        raw: list[float]
+        if self.fusion is not None and first_stage_scores is not None and len(base.raw):
+            raw = self.fusion.fuse(
+                [float(v) for v in base.raw], [float(v) for v in first_stage_scores], query=query
+            ).values
+            relevance = list(raw)
+        else:
+            raw, relevance = [float(v) for v in base.raw], [float(v) for v in base.relevance]
+        if products is None:
+            return Scores(raw, relevance)
+        boosted = np.asarray(relevance, dtype=np.float64) * np.asarray(products, dtype=np.float64)
+        capped = np.where(boosted < 1.0, boosted, 1.0)  # min(1, raw)
+        return Scores(boosted.tolist(), capped.tolist())
 
     def _reranker_notes(
         self, base: Scores, raw: list[float], relevance: list[float]

@@ -1,14 +1,14 @@
 """Step 4: the annotated context, filled block by block within ``max_tokens``.
 
 Three blocks: ``overview`` (high-level summaries), ``extracts`` (window summaries under them),
-``quotes`` (verbatim messages), shown in the policy's ``show_order``. Each item gets a header with its level,
-index and time; consecutive quotes share one header and each line names its speaker. Summaries
-are chronological inside their block; quotes come in stretches of consecutive messages, each
-stretch chronological, the stretch with the best-scored quote first (the strongest evidence
-leads: readers and models attend most to the start of a context). The budget is filled in the
-policy's ``fill_order`` with each block's quota; what a block leaves unused goes to the next
-one (and what is left after the last block goes round once more, to any block that can use
-it), and an item that does not fit is skipped, not the end of the fill.
+``quotes`` (verbatim messages), shown in the policy's ``show_order``. Each item gets a header
+with its level, index and time; consecutive quotes share one header and each line names its
+speaker. Summaries are chronological inside their block; quotes come in stretches of
+consecutive messages, each stretch chronological, the stretch with the best-scored quote first
+(the strongest evidence leads: readers and models attend most to the start of a context). The
+budget is filled in the policy's ``fill_order`` with each block's quota; what a block leaves
+unused goes to the next one (and what is left after the last block goes round once more, to any
+block that can use it), and an item that does not fit is skipped, not the end of the fill.
 
 No text twice: a sentence already shown (say, inside a chosen summary) is not repeated; an
 item's repeated sentences are elided with ``[...]``, and an item with nothing new is left out.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
@@ -98,7 +99,8 @@ class MemoryIndex:
         self.span_starts = self._span_starts(items)
         self._text_caches: dict[int, TextCache] = {}
         self._names: dict[str, str] = {}
-        self._boost_fields: dict[tuple[str, bool], Mapping[str, Any]] = {}
+        self._boost_fields: dict[tuple[str, bool, bool], Mapping[str, Any]] = {}
+        self._shared_fields: dict[tuple[str, bool, datetime | None], Mapping[str, Any]] = {}
 
     @staticmethod
     def _search_texts(memory: Memory) -> dict[str, str]:
@@ -141,19 +143,25 @@ class MemoryIndex:
             self._names[item.id] = found
         return found
 
-    def boost_fields(self, item: MemoryItem, named: bool) -> Mapping[str, Any]:
+    def boost_fields(self, item: MemoryItem, named: bool, timed: bool) -> Mapping[str, Any]:
         """The metadata the light stage's boosts read of ``item``: its band, whether it names
-        an entity of the question, its time (kept per item, read-only)."""
-        key = (item.id, named)
+        an entity of the question, its time when ``timed`` (kept per item, read-only). Items
+        that read alike share one mapping, so the pipeline computes their boost product once."""
+        key = (item.id, named, timed)
         found = self._boost_fields.get(key)
         if found is None:
-            found = self._boost_fields[key] = MappingProxyType(
-                {
-                    "band": band(item.level, self.memory.depth),
-                    "named": "yes" if named else "no",
-                    **({"timestamp": item.end_time or item.time} if item.time else {}),
-                }
-            )
+            moment = (item.end_time or item.time) if timed and item.time else None
+            fields = (band(item.level, self.memory.depth), named, moment)
+            found = self._shared_fields.get(fields)
+            if found is None:
+                found = self._shared_fields[fields] = MappingProxyType(
+                    {
+                        "band": fields[0],
+                        "named": "yes" if named else "no",
+                        **({"timestamp": moment} if moment else {}),
+                    }
+                )
+            self._boost_fields[key] = found
         return found
 
     def pool_terms(

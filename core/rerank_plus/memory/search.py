@@ -87,14 +87,11 @@ class LevelSearch:
         self.named_boost = bool(self.entities and policy.entity_boost != 1.0)
         if self.named_boost:
             boosts.append(PriorBoost("named", {"yes": policy.entity_boost}))
-        self.fusion = build_fusion(fusion, reranker=light)
-        self.boosts = boosts
-        self.pipeline = Pipeline(light, fusion=self.fusion, boosts=boosts)
+        # whether an item's time matters: only the freshness boost reads it
+        self.timed_boost = policy.freshness is not None
+        self.pipeline = Pipeline(light, fusion=build_fusion(fusion, reranker=light), boosts=boosts)
         # the index's own BM25 scores pools from the index's analyses (:meth:`_own_rank`)
         self.own_light = reranker is None
-        # the product of the boosts by what they read of an item (see :meth:`_factor`)
-        self.timed_boost = policy.freshness is not None
-        self._factors: dict[tuple[int, bool, datetime | None], float] = {}
         self.mmr_lambda = policy.mmr_lambda
         self.depth = index.memory.depth
         # per query (one LevelSearch serves one query): keyed by level and the query's terms or
@@ -212,43 +209,25 @@ class LevelSearch:
         texts: list[str],
         dense: Sequence[float] | None,
     ) -> tuple[list[int], dict[int, float]]:
-        """What ``self.pipeline.rank`` gives (order, and score by position), computed without its
-        general machinery: BM25 reads the index's analyses, each item's boost product is
-        computed once per query, and the input needs no validation (the index made it)."""
+        """What ``self.pipeline.rank`` gives (order, and score by position), without analyzing
+        the texts again: BM25 reads the index's analyses, the pipeline fuses, boosts and orders
+        (items the boosts read alike share one metadata mapping, so one product)."""
         bm25 = self.index.bm25
         _, languages = bm25.analyzer.languages_for(query, texts, bm25.language)
         frequencies, lengths = self.index.pool_terms(languages, items)
-        base = bm25.score_analyzed(query, languages, frequencies, lengths)
-        relevance = (
-            list(base.relevance)
-            if dense is None
-            else self.fusion.fuse(list(base.raw), list(dense), query=query).values
+        order, scores = self.pipeline.order_scored(
+            query,
+            bm25.score_analyzed(query, languages, frequencies, lengths),
+            first_stage_scores=dense,
+            metadata=[self._metadata(item) for item in items],
         )
-        raw = np.asarray(relevance, dtype=np.float64) * [self._factor(item) for item in items]
-        capped = np.where(raw < 1.0, raw, 1.0)  # min(1, raw)
-        # best relevance first, then the uncapped score, then the input order (a stable sort)
-        order = np.lexsort((-raw, -capped)).tolist()
-        return order, dict(enumerate(raw.tolist()))
-
-    def _factor(self, item: MemoryItem) -> float:
-        """The product of the boosts' factors for ``item``, as :class:`Pipeline` multiplies them
-        (one clock per query: a freshness boost without ``now`` reads it once). Items that
-        differ in nothing the boosts read (level, named, time) share it."""
-        named = self.named_boost and self._names(item)
-        time = (item.end_time or item.time) if self.timed_boost and item.time else None
-        key = (item.level, named, time)
-        found = self._factors.get(key)
-        if found is None:
-            found = 1.0
-            metadata = self.index.boost_fields(item, named)
-            for boost in self.boosts:
-                found *= boost.factor(metadata)[0]
-            self._factors[key] = found
-        return found
+        return order, dict(enumerate(scores.raw))
 
     def _metadata(self, item: MemoryItem) -> Mapping[str, object]:
-        """What the boosts read of ``item``."""
-        return self.index.boost_fields(item, bool(self.entities and self._names(item)))
+        """What the boosts read of ``item`` (one mapping for the items they read alike)."""
+        return self.index.boost_fields(
+            item, self.named_boost and self._names(item), self.timed_boost
+        )
 
     def _names(self, item: MemoryItem) -> bool:
         """Whether ``item`` (or a message a window covers) names an entity of the question."""
