@@ -27,6 +27,9 @@ from rerank_plus.validation import check_threshold, check_top_n
 
 logger = logging.getLogger(__name__)
 
+#: Scores aligned with the candidates, as a list or an array.
+Values = Sequence[float] | np.ndarray
+
 
 class Pipeline(Reranker):
     """``reranker`` -> ``fusion`` with first-stage scores -> ``boosts`` -> selection.
@@ -122,12 +125,11 @@ class Pipeline(Reranker):
             return Scores(values, list(values))
         if not explain and base.kept is None:
             given = context.get("metadata")
-            products = (
-                [self.boost_product(fields) for fields in (given or [{}] * n)]
-                if self.boosts
-                else None
-            )
-            return self._boosted(query, base, first_stage_scores, products)
+            every = given if given is not None else [{}] * n
+            products = [self.boost_product(fields) for fields in every] if self.boosts else None
+            floats = Scores([float(v) for v in base.raw], [float(v) for v in base.relevance])
+            raw, relevance = self._boosted(query, floats, first_stage_scores, products)
+            return Scores(_floats(raw), _floats(relevance))
         alive = [i for i in range(n) if base.kept is None or base.kept[i]]
         relevance = [float(v) for v in base.relevance]
         raw = [float(v) for v in base.raw]
@@ -185,18 +187,15 @@ class Pipeline(Reranker):
         products: list[float] | None = None
         if self.boosts:
             items = metadata if metadata is not None else [{}] * len(scores.raw)
-            known: dict[int, float] = {}
-            products = []
-            for fields in items:
-                product = known.get(id(fields))
-                if product is None:
-                    product = known[id(fields)] = self.boost_product(fields)
-                products.append(product)
-        combined = self._boosted(query, scores, first_stage_scores, products)
-        # best relevance first, then the uncapped score, then the input order, as rank orders
-        # its results (order_results), on arrays
-        order = np.lexsort((-np.asarray(combined.raw), -np.asarray(combined.relevance)))
-        return order.tolist(), combined
+            keys = list(map(id, items))
+            distinct = dict(zip(keys, items, strict=True))
+            known = {key: self.boost_product(fields) for key, fields in distinct.items()}
+            products = list(map(known.__getitem__, keys))
+        raw, relevance = self._boosted(query, scores, first_stage_scores, products)
+        # best relevance first, then the uncapped score, then the input order: how rank orders
+        # its results (order_results)
+        order = np.lexsort((-np.asarray(raw), -np.asarray(relevance))).tolist()
+        return order, Scores(_floats(raw), _floats(relevance))
 
     def boost_product(self, metadata: Mapping[str, Any]) -> float:
         """The product of the boosts' factors for one candidate's ``metadata``."""
@@ -211,22 +210,20 @@ class Pipeline(Reranker):
         base: Scores,
         first_stage_scores: Sequence[float] | None,
         products: Sequence[float] | None,
-    ) -> Scores:
+    ) -> tuple[Values, Values]:
         """Fusion, then each candidate's boost product (``products``, None without boosts)
-        and the cap at 1, on every candidate of ``base`` (none cut, nothing explained)."""
-        raw: list[float]
+        and the cap at 1, on every candidate of ``base`` (none cut, nothing explained): the
+        final raw scores and relevance."""
         if self.fusion is not None and first_stage_scores is not None and len(base.raw):
-            raw = self.fusion.fuse(
-                [float(v) for v in base.raw], [float(v) for v in first_stage_scores], query=query
-            ).values
-            relevance = list(raw)
+            fused = self.fusion.fuse(base.raw, first_stage_scores, query=query).values
+            raw: Values = fused
+            relevance: Values = fused
         else:
-            raw, relevance = [float(v) for v in base.raw], [float(v) for v in base.relevance]
+            raw, relevance = base.raw, base.relevance
         if products is None:
-            return Scores(raw, relevance)
+            return raw, relevance
         boosted = np.asarray(relevance, dtype=np.float64) * np.asarray(products, dtype=np.float64)
-        capped = np.where(boosted < 1.0, boosted, 1.0)  # min(1, raw)
-        return Scores(boosted.tolist(), capped.tolist())
+        return boosted, np.where(boosted < 1.0, boosted, 1.0)  # min(1, raw)
 
     def _reranker_notes(
         self, base: Scores, raw: list[float], relevance: list[float]
@@ -294,3 +291,8 @@ class Pipeline(Reranker):
             explanation = {**(result.explanation or {}), "selection": selection}
             out.append(dataclasses.replace(result, explanation=explanation))
         return out
+
+
+def _floats(values: Values) -> list[float]:
+    """``values`` as a list of Python floats (an array's own values, not numpy scalars)."""
+    return values.tolist() if isinstance(values, np.ndarray) else list(values)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from rerank_plus.analysis import Analyzer
+from rerank_plus.analysis.language import resolve_languages
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
@@ -58,7 +59,11 @@ class MemoryIndex:
         self.bm25 = BM25Reranker(analyzer=analyzer)
         if any(text.strip() for text in texts):
             self.bm25.fit(texts)
-        _, languages = analyzer.languages_for("", texts)
+        # each item's detection, kept so that a candidate pool resolves its languages without
+        # asking the analyzer's cache again (as ``analyzer.languages_for("", texts)`` would)
+        query_detection, *detections = analyzer.detect_many(["", *texts])
+        self.detections = dict(zip((item.id for item in items), detections, strict=True))
+        _, languages = resolve_languages(query_detection, detections, analyzer.default_language)
         self.languages = languages
         terms = {
             item.id: analyzer.analyze(text, language).term_frequencies

@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
+from rerank_plus.analysis.language import Detection, resolve_languages
 from rerank_plus.combine.boosts import Boost, FreshnessBoost, PriorBoost
 from rerank_plus.combine.registry import build_fusion
 from rerank_plus.compose.pipeline import Pipeline
@@ -98,6 +100,7 @@ class LevelSearch:
         # vector, which is held so that its id stays its own
         self._cosines: dict[tuple[int, int], tuple[object, np.ndarray | None]] = {}
         self._sums: dict[tuple[int, tuple[str, ...]], np.ndarray] = {}
+        self._query_detections: dict[str, Detection] = {}
 
     def pool(
         self,
@@ -194,7 +197,7 @@ class LevelSearch:
         if self.own_light:
             order, scores = self._own_rank(query, items, texts, dense)
         else:
-            metadata = [self._metadata(item) for item in items]
+            metadata = self._metadata(items)
             results = self.pipeline.rank(query, texts, first_stage_scores=dense, metadata=metadata)
             order = [result.index for result in results]
             scores = {result.index: result.score for result in results}
@@ -213,21 +216,38 @@ class LevelSearch:
         the texts again: BM25 reads the index's analyses, the pipeline fuses, boosts and orders
         (items the boosts read alike share one metadata mapping, so one product)."""
         bm25 = self.index.bm25
-        _, languages = bm25.analyzer.languages_for(query, texts, bm25.language)
+        languages = self._languages(query, items, texts)
         frequencies, lengths = self.index.pool_terms(languages, items)
         order, scores = self.pipeline.order_scored(
             query,
             bm25.score_analyzed(query, languages, frequencies, lengths),
             first_stage_scores=dense,
-            metadata=[self._metadata(item) for item in items],
+            metadata=self._metadata(items),
         )
         return order, dict(enumerate(scores.raw))
 
-    def _metadata(self, item: MemoryItem) -> Mapping[str, object]:
-        """What the boosts read of ``item`` (one mapping for the items they read alike)."""
-        return self.index.boost_fields(
-            item, self.named_boost and self._names(item), self.timed_boost
-        )
+    def _languages(self, query: str, items: Sequence[MemoryItem], texts: list[str]) -> list[str]:
+        """Each item's language for ``query``, as ``BM25Reranker.score`` resolves them
+        (``analyzer.languages_for``). A query's first pool asks the analyzer, which detects the
+        query among that pool's texts; later pools read the query's detection, now known, and
+        the items' detections the index kept, rather than the analyzer's cache once per item."""
+        analyzer, language = self.index.analyzer, self.index.bm25.language
+        known = self._query_detections.get(query)
+        if language is not None or known is None:
+            _, languages = analyzer.languages_for(query, texts, language)
+            self._query_detections[query] = analyzer.detect(query)  # cached by the call above
+            return languages
+        detections = self.index.detections
+        found = [detections[item.id] for item in items]
+        return resolve_languages(known, found, analyzer.default_language)[1]
+
+    def _metadata(self, items: Sequence[MemoryItem]) -> list[Mapping[str, Any]]:
+        """What the boosts read of each of ``items`` (one mapping for the items they read
+        alike)."""
+        fields, timed = self.index.boost_fields, self.timed_boost
+        if not self.named_boost:
+            return [fields(item, False, timed) for item in items]
+        return [fields(item, self._names(item), timed) for item in items]
 
     def _names(self, item: MemoryItem) -> bool:
         """Whether ``item`` (or a message a window covers) names an entity of the question."""
