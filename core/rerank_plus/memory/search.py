@@ -11,9 +11,8 @@ per query from the intent's policy.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -33,9 +32,11 @@ Allowed = Callable[[MemoryItem], bool]
 DIVERSIFIED = 24
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """An item with the score the light stage gave it (``dense``: its cosine, when known)."""
+class Hit(NamedTuple):
+    """An item with the score the light stage gave it (``dense``: its cosine, when known).
+
+    A named tuple: a query makes thousands, and a frozen dataclass costs three times as much
+    to build."""
 
     item: MemoryItem
     score: float
@@ -193,30 +194,29 @@ class LevelSearch:
         """``items`` scored and ordered (MMR over the whole list), best first."""
         if not items:
             return []
-        texts = [self.index.search_texts[item.id] for item in items]
         if self.own_light:
-            order, scores = self._own_rank(query, items, texts, dense)
+            order, scores = self._own_rank(query, items, dense)
         else:
+            texts = [self.index.search_texts[item.id] for item in items]
             metadata = self._metadata(items)
             results = self.pipeline.rank(query, texts, first_stage_scores=dense, metadata=metadata)
             order = [result.index for result in results]
             scores = {result.index: result.score for result in results}
         if self.mmr_lambda < 1.0 and len(order) > 1:
-            order = self._diversify(order, scores, texts)
+            order = self._diversify(order, scores, items)
         return [Hit(items[i], scores[i], None if dense is None else dense[i]) for i in order]
 
     def _own_rank(
         self,
         query: str,
         items: Sequence[MemoryItem],
-        texts: list[str],
         dense: Sequence[float] | None,
     ) -> tuple[list[int], dict[int, float]]:
         """What ``self.pipeline.rank`` gives (order, and score by position), without analyzing
         the texts again: BM25 reads the index's analyses, the pipeline fuses, boosts and orders
         (items the boosts read alike share one metadata mapping, so one product)."""
         bm25 = self.index.bm25
-        languages = self._languages(query, items, texts)
+        languages = self._languages(query, items)
         frequencies, lengths = self.index.pool_terms(languages, items)
         order, scores = self.pipeline.order_scored(
             query,
@@ -226,7 +226,7 @@ class LevelSearch:
         )
         return order, dict(enumerate(scores.raw))
 
-    def _languages(self, query: str, items: Sequence[MemoryItem], texts: list[str]) -> list[str]:
+    def _languages(self, query: str, items: Sequence[MemoryItem]) -> list[str]:
         """Each item's language for ``query``, as ``BM25Reranker.score`` resolves them
         (``analyzer.languages_for``). A query's first pool asks the analyzer, which detects the
         query among that pool's texts; later pools read the query's detection, now known, and
@@ -234,6 +234,7 @@ class LevelSearch:
         analyzer, language = self.index.analyzer, self.index.bm25.language
         known = self._query_detections.get(query)
         if language is not None or known is None:
+            texts = [self.index.search_texts[item.id] for item in items]
             _, languages = analyzer.languages_for(query, texts, language)
             self._query_detections[query] = analyzer.detect(query)  # cached by the call above
             return languages
@@ -254,11 +255,14 @@ class LevelSearch:
         haystack = self.index.names_text(item)
         return any(entity in haystack for entity in self.entities)
 
-    def _diversify(self, order: list[int], scores: dict[int, float], texts: list[str]) -> list[int]:
+    def _diversify(
+        self, order: list[int], scores: dict[int, float], items: Sequence[MemoryItem]
+    ) -> list[int]:
         """MMR over the best :data:`DIVERSIFIED` (the similarity matrix is quadratic); the rest
         keep the relevance order."""
         head, tail = order[:DIVERSIFIED], order[DIVERSIFIED:]
-        head_texts = [texts[i] for i in head]
+        search_texts = self.index.search_texts
+        head_texts = [search_texts[items[i].id] for i in head]
         found = self.index.vector_by_text
         vectors = {text: found[text] for text in head_texts if text in found}
         similarity: StoredVectorSimilarity | LexicalSimilarity = (
