@@ -104,7 +104,7 @@ class MemoryIndex:
         self.span_starts = self._span_starts(items)
         self._text_caches: dict[int, TextCache] = {}
         self._names: dict[str, str] = {}
-        self._boost_fields: dict[tuple[str, bool, bool], Mapping[str, Any]] = {}
+        self._boost_fields: dict[tuple[bool, bool], dict[str, Mapping[str, Any]]] = {}
         self._shared_fields: dict[tuple[str, bool, datetime | None], Mapping[str, Any]] = {}
 
     @staticmethod
@@ -152,8 +152,8 @@ class MemoryIndex:
         """The metadata the light stage's boosts read of ``item``: its band, whether it names
         an entity of the question, its time when ``timed`` (kept per item, read-only). Items
         that read alike share one mapping, so the pipeline computes their boost product once."""
-        key = (item.id, named, timed)
-        found = self._boost_fields.get(key)
+        table = self.boost_table(named, timed)
+        found = table.get(item.id)
         if found is None:
             moment = (item.end_time or item.time) if timed and item.time else None
             fields = (band(item.level, self.memory.depth), named, moment)
@@ -166,8 +166,16 @@ class MemoryIndex:
                         **({"timestamp": moment} if moment else {}),
                     }
                 )
-            self._boost_fields[key] = found
+            table[item.id] = found
         return found
+
+    def boost_table(self, named: bool, timed: bool) -> dict[str, Mapping[str, Any]]:
+        """:meth:`boost_fields` already made, by item id: a pool reads most of them here."""
+        key = (named, timed)
+        table = self._boost_fields.get(key)
+        if table is None:
+            table = self._boost_fields[key] = {}
+        return table
 
     def pool_terms(
         self, languages: Sequence[str], items: Sequence[MemoryItem]

@@ -53,7 +53,7 @@ class StoredVectorSimilarity:
 
     def matrix(self, texts: Sequence[str]) -> np.ndarray:
         """The matrix as an array: MMR reads it as one."""
-        rows = np.stack([self.vectors[text] for text in texts])
+        rows = np.array([self.vectors[text] for text in texts])  # np.stack's rows, sooner
         return np.clip(rows @ rows.T, 0.0, 1.0)
 
 
@@ -247,7 +247,8 @@ class LevelSearch:
         alike)."""
         fields, timed = self.index.boost_fields, self.timed_boost
         if not self.named_boost:
-            return [fields(item, False, timed) for item in items]
+            made = self.index.boost_table(False, timed)
+            return [made.get(item.id) or fields(item, False, timed) for item in items]
         return [fields(item, self._names(item), timed) for item in items]
 
     def _names(self, item: MemoryItem) -> bool:
