@@ -35,8 +35,8 @@ DIVERSIFIED = 24
 class Hit(NamedTuple):
     """An item with the score the light stage gave it (``dense``: its cosine, when known).
 
-    A named tuple: a query makes thousands, and a frozen dataclass costs three times as much
-    to build."""
+    A named tuple: a query makes hundreds, and a frozen dataclass costs twice as much to
+    build."""
 
     item: MemoryItem
     score: float
