@@ -13,6 +13,8 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
+import numpy as np
+
 from rerank_plus.combine.boosts import Boost
 from rerank_plus.combine.fusion import Fusion
 from rerank_plus.reranker import Context, RankRequest, Reranker, Scores
@@ -24,6 +26,9 @@ from rerank_plus.selection.order import select_results
 from rerank_plus.validation import check_threshold, check_top_n
 
 logger = logging.getLogger(__name__)
+
+#: Scores aligned with the candidates, as a list or an array.
+Values = Sequence[float] | np.ndarray
 
 
 class Pipeline(Reranker):
@@ -118,6 +123,13 @@ class Pipeline(Reranker):
         ):  # the common case, kept lean: fusion is most of what a pipeline adds to a rerank
             values = fusion.fuse(base.raw, first_stage_scores, query=query).values
             return Scores(values, list(values))
+        if not explain and base.kept is None:
+            given = context.get("metadata")
+            every = given if given is not None else [{}] * n
+            products = [self.boost_product(fields) for fields in every] if self.boosts else None
+            floats = Scores([float(v) for v in base.raw], [float(v) for v in base.relevance])
+            raw, relevance = self._boosted(query, floats, first_stage_scores, products)
+            return Scores(_floats(raw), _floats(relevance))
         alive = [i for i in range(n) if base.kept is None or base.kept[i]]
         relevance = [float(v) for v in base.relevance]
         raw = [float(v) for v in base.raw]
@@ -152,6 +164,66 @@ class Pipeline(Reranker):
                 if explain:
                     notes[i]["boosts"] = applied
         return Scores(raw, relevance, notes if explain else None, base.kept)
+
+    def order_scored(
+        self,
+        query: str,
+        scores: Scores,
+        *,
+        first_stage_scores: Sequence[float] | None = None,
+        metadata: Sequence[Mapping[str, Any]] | None = None,
+    ) -> tuple[list[int], Scores]:
+        """What :meth:`rank` does after scoring, for candidates already scored by this
+        pipeline's reranker (``scores``, say from ``BM25Reranker.score_analyzed`` on an index's
+        own analyses): fusion with ``first_stage_scores``, the boosts on ``metadata``, then
+        the candidates' positions best first and their final scores (``raw`` is a result's
+        ``score``, ``relevance`` its ``relevance_score``).
+
+        Nothing is validated (the caller made the inputs, aligned and finite), nothing is
+        explained and no selection rule runs: the order is :meth:`rank`'s before its
+        selection. Candidates sharing one metadata mapping (the same object) share its boost
+        product, computed once.
+        """
+        products: list[float] | None = None
+        if self.boosts:
+            items = metadata if metadata is not None else [{}] * len(scores.raw)
+            keys = list(map(id, items))
+            distinct = dict(zip(keys, items, strict=True))
+            known = {key: self.boost_product(fields) for key, fields in distinct.items()}
+            products = list(map(known.__getitem__, keys))
+        raw, relevance = self._boosted(query, scores, first_stage_scores, products)
+        # best relevance first, then the uncapped score, then the input order: how rank orders
+        # its results (order_results)
+        order = np.lexsort((-np.asarray(raw), -np.asarray(relevance))).tolist()
+        return order, Scores(_floats(raw), _floats(relevance))
+
+    def boost_product(self, metadata: Mapping[str, Any]) -> float:
+        """The product of the boosts' factors for one candidate's ``metadata``."""
+        product = 1.0
+        for boost in self.boosts:
+            product *= boost.factor(metadata)[0]
+        return product
+
+    def _boosted(
+        self,
+        query: str,
+        base: Scores,
+        first_stage_scores: Sequence[float] | None,
+        products: Sequence[float] | None,
+    ) -> tuple[Values, Values]:
+        """Fusion, then each candidate's boost product (``products``, None without boosts)
+        and the cap at 1, on every candidate of ``base`` (none cut, nothing explained): the
+        final raw scores and relevance."""
+        if self.fusion is not None and first_stage_scores is not None and len(base.raw):
+            fused = self.fusion.fuse(base.raw, first_stage_scores, query=query).values
+            raw: Values = fused
+            relevance: Values = fused
+        else:
+            raw, relevance = base.raw, base.relevance
+        if products is None:
+            return raw, relevance
+        boosted = np.asarray(relevance, dtype=np.float64) * np.asarray(products, dtype=np.float64)
+        return boosted, np.where(boosted < 1.0, boosted, 1.0)  # min(1, raw)
 
     def _reranker_notes(
         self, base: Scores, raw: list[float], relevance: list[float]
@@ -219,3 +291,8 @@ class Pipeline(Reranker):
             explanation = {**(result.explanation or {}), "selection": selection}
             out.append(dataclasses.replace(result, explanation=explanation))
         return out
+
+
+def _floats(values: Values) -> list[float]:
+    """``values`` as a list of Python floats (an array's own values, not numpy scalars)."""
+    return values.tolist() if isinstance(values, np.ndarray) else list(values)

@@ -1,14 +1,14 @@
 """Step 4: the annotated context, filled block by block within ``max_tokens``.
 
 Three blocks: ``overview`` (high-level summaries), ``extracts`` (window summaries under them),
-``quotes`` (verbatim messages), shown in the policy's ``show_order``. Each item gets a header with its level,
-index and time; consecutive quotes share one header and each line names its speaker. Summaries
-are chronological inside their block; quotes come in stretches of consecutive messages, each
-stretch chronological, the stretch with the best-scored quote first (the strongest evidence
-leads: readers and models attend most to the start of a context). The budget is filled in the
-policy's ``fill_order`` with each block's quota; what a block leaves unused goes to the next
-one (and what is left after the last block goes round once more, to any block that can use
-it), and an item that does not fit is skipped, not the end of the fill.
+``quotes`` (verbatim messages), shown in the policy's ``show_order``. Each item gets a header
+with its level, index and time; consecutive quotes share one header and each line names its
+speaker. Summaries are chronological inside their block; quotes come in stretches of
+consecutive messages, each stretch chronological, the stretch with the best-scored quote first
+(the strongest evidence leads: readers and models attend most to the start of a context). The
+budget is filled in the policy's ``fill_order`` with each block's quota; what a block leaves
+unused goes to the next one (and what is left after the last block goes round once more, to any
+block that can use it), and an item that does not fit is skipped, not the end of the fill.
 
 No text twice: a sentence already shown (say, inside a chosen summary) is not repeated; an
 item's repeated sentences are elided with ``[...]``, and an item with nothing new is left out.
@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 from rerank_plus.memory.context import BLOCKS, ContextItem
 from rerank_plus.memory.items import MemoryItem
@@ -47,6 +48,16 @@ class Placed:
     hit: Hit
     block: str
     shown: str
+
+
+class _Known(NamedTuple):
+    """What the fill reads of an item, kept across queries (one lookup per candidate): its
+    sentences' folded forms, its whole text, the token counts of its whole line and header."""
+
+    folded: frozenset[str]
+    whole: str
+    line_tokens: int
+    header_tokens: int
 
 
 @dataclass
@@ -82,6 +93,9 @@ class Composer:
         self.span_start = span_start
         self.with_date = with_date
         self.cache = cache if cache is not None and cache.counter is counter else TextCache(counter)
+        # an item's text less the sentences shown, and its line's tokens, by the shown ones
+        # (both passes of the fill read the same)
+        self._elided: dict[tuple[str, frozenset[str]], tuple[str, int]] = {}
 
     def header(self, item: MemoryItem, last: MemoryItem | None = None) -> str:
         number = f"#{item.index}" if last is None else f"#{item.index}-{last.index}"
@@ -96,9 +110,7 @@ class Composer:
         """Split, fold and count each of ``items`` now, when the index is built, rather than on
         the first query that reads it (the cache keeps them for every later query)."""
         for item in items:
-            self.cache.folded(item)
-            self._line_tokens(item, self.cache.whole(item))
-            self._header_tokens(item)
+            self._known(item)
 
     def compose(
         self,
@@ -150,16 +162,17 @@ class Composer:
                 if trace:
                     trace.reject(item.id, "below the dynamic cutoff", block=block)
                 continue
-            text = self._new_text(item, state.shown)
-            if text is None:
+            known = self._known(item)
+            found = self._new_text(item, known, state.shown)
+            if found is None:
                 if trace:
                     trace.reject(item.id, "already in the context", block=block)
                 continue
+            text, cost = found
             joins = block == "quotes" and (
                 item.index - 1 in state.quote_indices or item.index + 1 in state.quote_indices
             )
-            cost = self._line_tokens(item, text)
-            cost += 0 if joins else self._header_tokens(item)
+            cost += 0 if joins else known.header_tokens
             cost += 0 if opened else title
             if cost > allowance:
                 if trace:
@@ -169,7 +182,7 @@ class Composer:
             state.opened.add(block)
             state.placed_ids.add(item.id)
             state.accepted.append(Placed(hit, block, text))
-            state.shown.update(self.cache.folded(item))
+            state.shown.update(known.folded)
             if block == "quotes":
                 state.quote_indices.add(item.index)
         return max(0.0, allowance)
@@ -182,19 +195,37 @@ class Composer:
     def _header_tokens(self, item: MemoryItem) -> int:
         return self.cache.tokens_of((item.id, "header", self.with_date), lambda: self.header(item))
 
-    def _new_text(self, item: MemoryItem, shown: set[str]) -> str | None:
-        folded = self.cache.folded(item)
+    def _known(self, item: MemoryItem) -> _Known:
+        return self.cache.kept(
+            (item.id, "known", self.with_date),
+            lambda: _Known(
+                self.cache.folded(item),
+                self.cache.whole(item),
+                self._line_tokens(item, self.cache.whole(item)),
+                self._header_tokens(item),
+            ),
+        )
+
+    def _new_text(self, item: MemoryItem, known: _Known, shown: set[str]) -> tuple[str, int] | None:
+        """What ``item`` would show (its sentences not shown yet, the others elided) and the
+        tokens of its line; None when nothing of it is new."""
+        folded = known.folded
         if not folded or folded <= shown:
             return None
         if shown.isdisjoint(folded):  # the common case: nothing of it shown yet
-            return self.cache.whole(item)
-        parts: list[str] = []
-        for sentence, form in self.cache.sentences(item):
-            if form not in shown:
-                parts.append(sentence)
-            elif not parts or parts[-1] != ELISION:
-                parts.append(ELISION)
-        return " ".join(parts)
+            return known.whole, known.line_tokens
+        key = (item.id, folded & shown)
+        found = self._elided.get(key)
+        if found is None:
+            parts: list[str] = []
+            for sentence, form in self.cache.sentences(item):
+                if form not in shown:
+                    parts.append(sentence)
+                elif not parts or parts[-1] != ELISION:
+                    parts.append(ELISION)
+            text = " ".join(parts)
+            found = self._elided[key] = (text, self._line_tokens(item, text))
+        return found
 
     def _render(
         self, placed: list[Placed], max_tokens: int, trace: Trace, show_order: Sequence[str]

@@ -10,12 +10,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from rerank_plus.analysis import Analyzer
+from rerank_plus.analysis.language import resolve_languages
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
@@ -57,7 +59,11 @@ class MemoryIndex:
         self.bm25 = BM25Reranker(analyzer=analyzer)
         if any(text.strip() for text in texts):
             self.bm25.fit(texts)
-        _, languages = analyzer.languages_for("", texts)
+        # each item's detection, kept so that a candidate pool resolves its languages without
+        # asking the analyzer's cache again (as ``analyzer.languages_for("", texts)`` would)
+        query_detection, *detections = analyzer.detect_many(["", *texts])
+        self.detections = dict(zip((item.id for item in items), detections, strict=True))
+        _, languages = resolve_languages(query_detection, detections, analyzer.default_language)
         self.languages = languages
         terms = {
             item.id: analyzer.analyze(text, language).term_frequencies
@@ -98,7 +104,8 @@ class MemoryIndex:
         self.span_starts = self._span_starts(items)
         self._text_caches: dict[int, TextCache] = {}
         self._names: dict[str, str] = {}
-        self._boost_fields: dict[tuple[str, bool], Mapping[str, Any]] = {}
+        self._boost_fields: dict[tuple[bool, bool], dict[str, Mapping[str, Any]]] = {}
+        self._shared_fields: dict[tuple[str, bool, datetime | None], Mapping[str, Any]] = {}
 
     @staticmethod
     def _search_texts(memory: Memory) -> dict[str, str]:
@@ -141,20 +148,34 @@ class MemoryIndex:
             self._names[item.id] = found
         return found
 
-    def boost_fields(self, item: MemoryItem, named: bool) -> Mapping[str, Any]:
+    def boost_fields(self, item: MemoryItem, named: bool, timed: bool) -> Mapping[str, Any]:
         """The metadata the light stage's boosts read of ``item``: its band, whether it names
-        an entity of the question, its time (kept per item, read-only)."""
-        key = (item.id, named)
-        found = self._boost_fields.get(key)
+        an entity of the question, its time when ``timed`` (kept per item, read-only). Items
+        that read alike share one mapping, so the pipeline computes their boost product once."""
+        table = self.boost_table(named, timed)
+        found = table.get(item.id)
         if found is None:
-            found = self._boost_fields[key] = MappingProxyType(
-                {
-                    "band": band(item.level, self.memory.depth),
-                    "named": "yes" if named else "no",
-                    **({"timestamp": item.end_time or item.time} if item.time else {}),
-                }
-            )
+            moment = (item.end_time or item.time) if timed and item.time else None
+            fields = (band(item.level, self.memory.depth), named, moment)
+            found = self._shared_fields.get(fields)
+            if found is None:
+                found = self._shared_fields[fields] = MappingProxyType(
+                    {
+                        "band": fields[0],
+                        "named": "yes" if named else "no",
+                        **({"timestamp": moment} if moment else {}),
+                    }
+                )
+            table[item.id] = found
         return found
+
+    def boost_table(self, named: bool, timed: bool) -> dict[str, Mapping[str, Any]]:
+        """:meth:`boost_fields` already made, by item id: a pool reads most of them here."""
+        key = (named, timed)
+        table = self._boost_fields.get(key)
+        if table is None:
+            table = self._boost_fields[key] = {}
+        return table
 
     def pool_terms(
         self, languages: Sequence[str], items: Sequence[MemoryItem]

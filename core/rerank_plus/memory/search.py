@@ -11,11 +11,12 @@ per query from the intent's policy.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from rerank_plus.analysis.language import Detection, resolve_languages
 from rerank_plus.combine.boosts import Boost, FreshnessBoost, PriorBoost
 from rerank_plus.combine.registry import build_fusion
 from rerank_plus.compose.pipeline import Pipeline
@@ -31,9 +32,11 @@ Allowed = Callable[[MemoryItem], bool]
 DIVERSIFIED = 24
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """An item with the score the light stage gave it (``dense``: its cosine, when known)."""
+class Hit(NamedTuple):
+    """An item with the score the light stage gave it (``dense``: its cosine, when known).
+
+    A named tuple: a query makes hundreds, and a frozen dataclass costs twice as much to
+    build."""
 
     item: MemoryItem
     score: float
@@ -50,7 +53,7 @@ class StoredVectorSimilarity:
 
     def matrix(self, texts: Sequence[str]) -> np.ndarray:
         """The matrix as an array: MMR reads it as one."""
-        rows = np.stack([self.vectors[text] for text in texts])
+        rows = np.array([self.vectors[text] for text in texts])  # np.stack's rows, sooner
         return np.clip(rows @ rows.T, 0.0, 1.0)
 
 
@@ -87,20 +90,18 @@ class LevelSearch:
         self.named_boost = bool(self.entities and policy.entity_boost != 1.0)
         if self.named_boost:
             boosts.append(PriorBoost("named", {"yes": policy.entity_boost}))
-        self.fusion = build_fusion(fusion, reranker=light)
-        self.boosts = boosts
-        self.pipeline = Pipeline(light, fusion=self.fusion, boosts=boosts)
+        # whether an item's time matters: only the freshness boost reads it
+        self.timed_boost = policy.freshness is not None
+        self.pipeline = Pipeline(light, fusion=build_fusion(fusion, reranker=light), boosts=boosts)
         # the index's own BM25 scores pools from the index's analyses (:meth:`_own_rank`)
         self.own_light = reranker is None
-        # the product of the boosts by what they read of an item (see :meth:`_factor`)
-        self.timed_boost = policy.freshness is not None
-        self._factors: dict[tuple[int, bool, datetime | None], float] = {}
         self.mmr_lambda = policy.mmr_lambda
         self.depth = index.memory.depth
         # per query (one LevelSearch serves one query): keyed by level and the query's terms or
         # vector, which is held so that its id stays its own
         self._cosines: dict[tuple[int, int], tuple[object, np.ndarray | None]] = {}
         self._sums: dict[tuple[int, tuple[str, ...]], np.ndarray] = {}
+        self._query_detections: dict[str, Detection] = {}
 
     def pool(
         self,
@@ -193,73 +194,76 @@ class LevelSearch:
         """``items`` scored and ordered (MMR over the whole list), best first."""
         if not items:
             return []
-        texts = [self.index.search_texts[item.id] for item in items]
         if self.own_light:
-            order, scores = self._own_rank(query, items, texts, dense)
+            order, scores = self._own_rank(query, items, dense)
         else:
-            metadata = [self._metadata(item) for item in items]
+            texts = [self.index.search_texts[item.id] for item in items]
+            metadata = self._metadata(items)
             results = self.pipeline.rank(query, texts, first_stage_scores=dense, metadata=metadata)
             order = [result.index for result in results]
             scores = {result.index: result.score for result in results}
         if self.mmr_lambda < 1.0 and len(order) > 1:
-            order = self._diversify(order, scores, texts)
+            order = self._diversify(order, scores, items)
         return [Hit(items[i], scores[i], None if dense is None else dense[i]) for i in order]
 
     def _own_rank(
         self,
         query: str,
         items: Sequence[MemoryItem],
-        texts: list[str],
         dense: Sequence[float] | None,
     ) -> tuple[list[int], dict[int, float]]:
-        """What ``self.pipeline.rank`` gives (order, and score by position), computed without its
-        general machinery: BM25 reads the index's analyses, each item's boost product is
-        computed once per query, and the input needs no validation (the index made it)."""
+        """What ``self.pipeline.rank`` gives (order, and score by position), without analyzing
+        the texts again: BM25 reads the index's analyses, the pipeline fuses, boosts and orders
+        (items the boosts read alike share one metadata mapping, so one product)."""
         bm25 = self.index.bm25
-        _, languages = bm25.analyzer.languages_for(query, texts, bm25.language)
+        languages = self._languages(query, items)
         frequencies, lengths = self.index.pool_terms(languages, items)
-        base = bm25.score_analyzed(query, languages, frequencies, lengths)
-        relevance = (
-            list(base.relevance)
-            if dense is None
-            else self.fusion.fuse(list(base.raw), list(dense), query=query).values
+        order, scores = self.pipeline.order_scored(
+            query,
+            bm25.score_analyzed(query, languages, frequencies, lengths),
+            first_stage_scores=dense,
+            metadata=self._metadata(items),
         )
-        raw = np.asarray(relevance, dtype=np.float64) * [self._factor(item) for item in items]
-        capped = np.where(raw < 1.0, raw, 1.0)  # min(1, raw)
-        # best relevance first, then the uncapped score, then the input order (a stable sort)
-        order = np.lexsort((-raw, -capped)).tolist()
-        return order, dict(enumerate(raw.tolist()))
+        return order, dict(enumerate(scores.raw))
 
-    def _factor(self, item: MemoryItem) -> float:
-        """The product of the boosts' factors for ``item``, as :class:`Pipeline` multiplies them
-        (one clock per query: a freshness boost without ``now`` reads it once). Items that
-        differ in nothing the boosts read (level, named, time) share it."""
-        named = self.named_boost and self._names(item)
-        time = (item.end_time or item.time) if self.timed_boost and item.time else None
-        key = (item.level, named, time)
-        found = self._factors.get(key)
-        if found is None:
-            found = 1.0
-            metadata = self.index.boost_fields(item, named)
-            for boost in self.boosts:
-                found *= boost.factor(metadata)[0]
-            self._factors[key] = found
-        return found
+    def _languages(self, query: str, items: Sequence[MemoryItem]) -> list[str]:
+        """Each item's language for ``query``, as ``BM25Reranker.score`` resolves them
+        (``analyzer.languages_for``). A query's first pool asks the analyzer, which detects the
+        query among that pool's texts; later pools read the query's detection, now known, and
+        the items' detections the index kept, rather than the analyzer's cache once per item."""
+        analyzer, language = self.index.analyzer, self.index.bm25.language
+        known = self._query_detections.get(query)
+        if language is not None or known is None:
+            texts = [self.index.search_texts[item.id] for item in items]
+            _, languages = analyzer.languages_for(query, texts, language)
+            self._query_detections[query] = analyzer.detect(query)  # cached by the call above
+            return languages
+        detections = self.index.detections
+        found = [detections[item.id] for item in items]
+        return resolve_languages(known, found, analyzer.default_language)[1]
 
-    def _metadata(self, item: MemoryItem) -> Mapping[str, object]:
-        """What the boosts read of ``item``."""
-        return self.index.boost_fields(item, bool(self.entities and self._names(item)))
+    def _metadata(self, items: Sequence[MemoryItem]) -> list[Mapping[str, Any]]:
+        """What the boosts read of each of ``items`` (one mapping for the items they read
+        alike)."""
+        fields, timed = self.index.boost_fields, self.timed_boost
+        if not self.named_boost:
+            made = self.index.boost_table(False, timed)
+            return [made.get(item.id) or fields(item, False, timed) for item in items]
+        return [fields(item, self._names(item), timed) for item in items]
 
     def _names(self, item: MemoryItem) -> bool:
         """Whether ``item`` (or a message a window covers) names an entity of the question."""
         haystack = self.index.names_text(item)
         return any(entity in haystack for entity in self.entities)
 
-    def _diversify(self, order: list[int], scores: dict[int, float], texts: list[str]) -> list[int]:
+    def _diversify(
+        self, order: list[int], scores: dict[int, float], items: Sequence[MemoryItem]
+    ) -> list[int]:
         """MMR over the best :data:`DIVERSIFIED` (the similarity matrix is quadratic); the rest
         keep the relevance order."""
         head, tail = order[:DIVERSIFIED], order[DIVERSIFIED:]
-        head_texts = [texts[i] for i in head]
+        search_texts = self.index.search_texts
+        head_texts = [search_texts[items[i].id] for i in head]
         found = self.index.vector_by_text
         vectors = {text: found[text] for text in head_texts if text in found}
         similarity: StoredVectorSimilarity | LexicalSimilarity = (

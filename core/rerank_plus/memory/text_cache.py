@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable
+from typing import Any, TypeVar, cast
 
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.sentences import split_sentences
+
+T = TypeVar("T")
 
 _FOLD = re.compile(r"[\W_]+")
 
@@ -33,6 +36,7 @@ class TextCache:
         self._folded: dict[str, frozenset[str]] = {}
         self._whole: dict[str, str] = {}
         self._tokens: dict[Hashable, int] = {}
+        self._kept: dict[Hashable, Any] = {}
 
     def sentences(self, item: MemoryItem) -> tuple[tuple[str, str], ...]:
         found = self._sentences.get(item.id)
@@ -67,3 +71,11 @@ class TextCache:
             if len(self._tokens) < MAX_COUNTS:
                 self._tokens[key] = found
         return found
+
+    def kept(self, key: Hashable, make: Callable[[], T]) -> T:
+        """What ``make`` derives of one item (a composer's facts about it), kept under ``key``
+        for every later query."""
+        found = self._kept.get(key)
+        if found is None:
+            found = self._kept[key] = make()
+        return cast(T, found)
