@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
 from rerank_plus.memory.search import Allowed, Hit, LevelSearch
 from rerank_plus.memory.trace import Trace
@@ -86,8 +85,3 @@ def drill_down(
         picks = kept
         level -= 1
     return found
-
-
-def holds_any(item: MemoryItem, terms: set[str], analyze: Callable[[str], set[str]]) -> bool:
-    """Whether ``item``'s analyzed terms include one of ``terms``."""
-    return bool(terms & analyze(item.text))

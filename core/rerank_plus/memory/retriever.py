@@ -361,7 +361,8 @@ class MemoryRetriever:
         next best summaries."""
         wanted = set(terms)
         quotes = drilled.get(0, [])
-        if any(wanted & self._terms(hit.item) for hit in quotes):
+        kept = self.index().item_terms  # each message's terms, as the light stage read them
+        if any(not wanted.isdisjoint(kept[hit.item.id][1]) for hit in quotes):
             return drilled
         more = ranked[len(picks) : len(picks) + max(1, policy.drill_picks[tier])]
         if not more:
@@ -401,9 +402,6 @@ class MemoryRetriever:
             else:
                 trace.reject(hit.item.id, "filler: fewer than two content terms")
         return kept or quotes
-
-    def _terms(self, item: MemoryItem) -> set[str]:
-        return set(self.analyzer.analyze(item.text).terms)
 
     @staticmethod
     def _grown(ranked: list[Hit], grow: int) -> list[Hit]:
