@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from rerank_plus.errors import RerankPlusError
 from rerank_plus.reranker import RankInput, Reranker
 from rerank_plus.results import RankedResult
-from rerank_plus.serve.batching import MicroBatcher, shares_batches
+from rerank_plus.serve.batching import InlineScoring, MicroBatcher, shares_batches
 from rerank_plus.serve.endpoints import Handler, RerankEndpoints, json_bytes
 from rerank_plus.serve.errors import ApiError
 from rerank_plus.serve.guard import Guard
@@ -98,6 +98,7 @@ class RerankService:
         self.active = 0
         self._closed = False
         self.scoring, self.lexical = self._pools()
+        self.inline = InlineScoring() if settings.inline_scoring else None
         # Neural models wait up to batch_wait for neighbours and share forward passes, on
         # ``scoring_threads`` threads (torch lets go of the GIL). The others gain nothing from
         # company: each request is its own job on one thread, so the event loop reads and
@@ -117,6 +118,7 @@ class RerankService:
             max_size=self.settings.batch_size if neural else 1,
             executor=self.scoring if neural else self.lexical,
             on_batch=self.metrics.batch_size.labels(name).observe,
+            inline=None if neural else self.inline,
         )
 
     def _pools(self) -> tuple[ThreadPoolExecutor, ThreadPoolExecutor]:
@@ -133,6 +135,8 @@ class RerankService:
         """New scoring pools if :meth:`close` ended the last ones (an app started again)."""
         if self._closed:
             self.scoring, self.lexical = self._pools()
+            if self.inline is not None:
+                self.inline.queued = 0  # the jobs of the last pools are gone with them
             for name, reranker in self.models.items():
                 self.batchers[name].executor = (
                     self.scoring if shares_batches(reranker) else self.lexical
