@@ -10,7 +10,6 @@ never touches another.
 from __future__ import annotations
 
 import contextlib
-import functools
 import random
 import re
 import uuid
@@ -33,7 +32,7 @@ from rerank_plus.serve.batching import InlineScoring, MicroBatcher, shares_batch
 from rerank_plus.serve.endpoints import Handler, RerankEndpoints, json_bytes
 from rerank_plus.serve.errors import ApiError
 from rerank_plus.serve.guard import Guard
-from rerank_plus.serve.limits import ASGIApp, BodyLimit, Receive, Scope, Send
+from rerank_plus.serve.limits import BodyLimit, Receive, Scope, Send
 from rerank_plus.serve.metrics import MetricsMiddleware, ServerMetrics
 from rerank_plus.serve.parsing import parse_cohere, parse_tei, problem
 from rerank_plus.serve.schemas import (
@@ -220,10 +219,9 @@ async def _answer(request: Request, handler: Handler) -> Response:
 
 
 class RerankApp(FastAPI):
-    """FastAPI, with POSTs to the rerank paths answered by ``fast_path`` (the same handlers
-    behind the same middlewares, without FastAPI's route stack: see ``endpoints``)."""
+    """FastAPI, with POSTs to the rerank paths answered by ``endpoints`` (the same handlers,
+    metrics, key and limits, without FastAPI's route stack: see ``endpoints``)."""
 
-    fast_path: ASGIApp | None = None
     endpoints: RerankEndpoints | None = None
     service: RerankService | None = None
 
@@ -234,13 +232,9 @@ class RerankApp(FastAPI):
         service = self.service
         service.active += 1
         try:
-            if (
-                self.fast_path is not None
-                and self.endpoints is not None
-                and (self.endpoints.serves(scope))
-            ):
+            if self.endpoints is not None and self.endpoints.serves(scope):
                 scope["app"] = self
-                await self.fast_path(scope, receive, send)
+                await self.endpoints(scope, receive, send)
             else:
                 await super().__call__(scope, receive, send)
         finally:
@@ -439,13 +433,11 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(Guard, draining=draining, keys=settings.api_keys, open_paths=open_paths)
     app.add_middleware(MetricsMiddleware, metrics=metrics, paths=paths)
-    # The rerank POSTs: the same handlers behind the same three middlewares, without FastAPI.
-    endpoints = RerankEndpoints(
-        functools.partial(FastAPI.__call__, app),
+    # The rerank POSTs: the same handlers, metrics, key and limits, without FastAPI.
+    app.endpoints = RerankEndpoints(
         {"/v1/rerank": cohere_v1, "/v2/rerank": cohere_v2, "/rerank": tei},
+        metrics=MetricsMiddleware(app, metrics=metrics, paths=paths),
+        guard=Guard(app, draining=draining, keys=settings.api_keys, open_paths=open_paths),
+        max_bytes=settings.max_body_bytes,
     )
-    limited = BodyLimit(endpoints, max_bytes=settings.max_body_bytes)
-    guarded = Guard(limited, draining=draining, keys=settings.api_keys, open_paths=open_paths)
-    app.fast_path = MetricsMiddleware(guarded, metrics=metrics, paths=paths)
-    app.endpoints = endpoints
     return app
