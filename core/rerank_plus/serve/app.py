@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import random
 import re
-import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -58,9 +57,17 @@ RERANK_PATHS = ("/v1/rerank", "/v2/rerank", "/rerank")
 _IDS = random.Random()
 
 
+#: The version (4) and variant (RFC 4122) bits of a random UUID, and where they go.
+_UUID4_CLEAR = ~((0xF000 << 64) | (0xC000 << 48))
+_UUID4_SET = (0x4000 << 64) | (0x8000 << 48)
+
+
 def answer_id() -> str:
-    """A random UUID (version 4) for an answer's ``id``."""
-    return str(uuid.UUID(int=_IDS.getrandbits(128), version=4))
+    """A random UUID (version 4) for an answer's ``id``: what ``str(uuid.UUID(int=bits,
+    version=4))`` gives, formatted without building the object (a few microseconds per
+    request)."""
+    digits = "%032x" % (_IDS.getrandbits(128) & _UUID4_CLEAR | _UUID4_SET)
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
 
 
 def _error(status: int, message: str, **headers: str) -> JSONResponse:

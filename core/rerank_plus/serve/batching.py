@@ -79,7 +79,8 @@ class InlineScoring:
 
 class _Cost:
     """A model's CPU seconds per character of a request (query and documents), a moving
-    average over its requests, inline or on the thread."""
+    average over its requests, inline or on the thread (halved each request: a slow first
+    request, loading what the model needs, is forgotten within a few)."""
 
     __slots__ = ("per_char",)
 
@@ -91,7 +92,7 @@ class _Cost:
 
     def add(self, seconds: float, chars: int) -> None:
         seen = seconds / max(chars, 1)
-        self.per_char = seen if self.per_char is None else 0.8 * self.per_char + 0.2 * seen
+        self.per_char = seen if self.per_char is None else (self.per_char + seen) / 2
 
 
 def _chars(item: RankInput) -> int:
@@ -154,8 +155,11 @@ class MicroBatcher:
             chars = _chars(item)
             predicted = self._cost.predict(chars)
             if predicted is not None and predicted <= self.inline.budget:
-                answer, seconds = self._timed_rank(item, top_n, explain)
-                self._cost.add(seconds, chars)
+                # Wall time here (a clock read, where the thread's CPU clock is a system call):
+                # on the loop's own thread the two differ only when the process is preempted.
+                started = time.perf_counter()
+                answer = self.reranker.rank_many([item], top_n, explain=explain)
+                self._cost.add(time.perf_counter() - started, chars)
                 if self.on_batch is not None:
                     self.on_batch(1)
                 return answer[0]
