@@ -98,6 +98,20 @@ async def test_a_request_over_the_budget_goes_to_the_thread() -> None:
     assert inline.queued == 0
 
 
+async def test_a_request_over_the_size_cap_goes_to_the_thread() -> None:
+    """New words cost far more than cached ones, which no average predicts: the cap bounds
+    what a mispredicted request holds the loop."""
+    reranker = Recording()
+    inline = InlineScoring(budget=10.0, max_chars=500)
+    executor = ThreadPoolExecutor(1, thread_name_prefix="scoring")
+    batcher = MicroBatcher(reranker, wait=0.0, max_size=1, executor=executor, inline=inline)
+    await batcher.rank(RankInput("race", documents(2)))  # on the thread: the cost is learnt
+    await batcher.rank(RankInput("race", documents(2)))
+    await batcher.rank(RankInput("race", documents(2, count=40)))  # over 500 characters
+    executor.shutdown()
+    assert reranker.threads == ["scoring_0", threading.current_thread().name, "scoring_0"]
+
+
 async def test_no_request_is_ranked_inline_while_one_is_on_the_thread() -> None:
     """Two requests of these models never run at once: while one is on the scoring thread,
     the next queues behind it there."""

@@ -62,17 +62,24 @@ def shares_batches(reranker: Reranker) -> bool:
 @dataclass(slots=True)
 class InlineScoring:
     """Whether a request of a model that never batches is ranked on the event loop: when the
-    model's cost so far predicts it takes at most ``budget`` seconds, and no request of these
-    models is on their scoring thread (so two never run at once, as on the one thread). One
-    per server, shared by those models, which share that thread too.
+    model's cost so far predicts it takes at most ``budget`` seconds, it has at most
+    ``max_chars`` characters, and no request of these models is on their scoring thread (so
+    two never run at once, as on the one thread). One per server, shared by those models,
+    which share that thread too.
 
     The default budget is the interpreter's GIL switch interval: a thread scoring a request
-    holds the GIL that long before the event loop gets it back, so no request ranked inline
-    keeps the loop from its other connections (or ``/health``) longer than one ranked on the
-    thread could. The first request of a model goes to the thread (its cost is not known yet).
+    holds the GIL that long before the event loop gets it back, so a request ranked inline is
+    expected to keep the loop from its other connections (or ``/health``) no longer than one
+    ranked on the thread would. The first request of a model goes to the thread (its cost is
+    not known yet).
     """
 
     budget: float = field(default_factory=sys.getswitchinterval)
+    #: Requests of more characters always go to the thread. A request of text the model has
+    #: not seen costs up to a hundred times what the same size costs cached (BM25's analysis
+    #: caches: 226 ms against 3 ms for 160,000 characters of new words), which no average
+    #: predicts; this bounds what such a request holds the loop (about 150 ms at most).
+    max_chars: int = 100_000
     #: Requests handed to the scoring thread and not yet answered.
     queued: int = 0
 
@@ -151,10 +158,11 @@ class MicroBatcher:
         :class:`TimeoutError` after ``timeout`` seconds (the batch goes on for the others).
         A request ranked inline is answered before any other event is handled: its time
         limit cannot pass (the size limit keeps such requests to milliseconds)."""
-        if self.inline is not None and not self.inline.queued:
+        inline = self.inline
+        if inline is not None and not inline.queued:
             chars = _chars(item)
             predicted = self._cost.predict(chars)
-            if predicted is not None and predicted <= self.inline.budget:
+            if predicted is not None and predicted <= inline.budget and chars <= inline.max_chars:
                 # Wall time here (a clock read, where the thread's CPU clock is a system call):
                 # on the loop's own thread the two differ only when the process is preempted.
                 started = time.perf_counter()
