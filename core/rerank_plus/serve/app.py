@@ -1,10 +1,11 @@
 """The rerank server: Cohere-, Jina- and TEI-shaped endpoints over any configured reranker.
 
-Scoring is CPU-bound, so it runs in a worker thread and never blocks the event loop. The
-rerank POSTs skip FastAPI's route stack (``endpoints``); FastAPI gives the schema and the other
-paths. Every
-bad request gets a 4xx with a JSON ``message`` that says what to change; one request failing
-never touches another.
+Scoring is CPU-bound, so it runs in a worker thread and the event loop keeps answering (in a
+server process of its own, lexical requests predicted to take less than the GIL switch
+interval are ranked on the loop: ``batching.InlineScoring``). The rerank POSTs skip FastAPI's
+route stack (``endpoints``); FastAPI gives the schema and the other paths. Every bad request
+gets a 4xx with a JSON ``message`` that says what to change; one request failing never touches
+another.
 """
 
 from __future__ import annotations
@@ -111,7 +112,8 @@ class RerankService:
         # answers other requests while one is scored. Grouping them (one hand-off for all that
         # arrived in one loop turn) made a worker's connections wait for each other: its
         # requests came back all at once, and the worker idled until the clients sent the
-        # next ones (2 workers, 16 connections: 1,563 requests/s grouped, 2,948 alone).
+        # next ones (2 workers, 16 connections: 1,563 requests/s grouped, 2,948 alone). In a
+        # worker process their short requests skip the thread (``InlineScoring``).
         self.batchers = {
             name: self._batcher(name, reranker) for name, reranker in self.models.items()
         }
