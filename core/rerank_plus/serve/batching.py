@@ -12,9 +12,9 @@ as it comes, with no batch bookkeeping.
 A worker process of its own (``rerank-plus serve``) ranks the small requests of a model that
 never batches on the event loop itself (:class:`InlineScoring`): such scoring holds the GIL,
 so a thread of its own adds no throughput to the one core a worker has, and the hand-off to it
-and back (two thread switches and the GIL taking turns between them) cost about 0.05 ms per
-request. Large requests still go to the thread, so the loop keeps answering others (and
-``/health``) while one is scored.
+and back (two thread switches and the GIL taking turns between them) cost 0.02-0.05 ms of
+CPU per request (docs/serve.md, "Throughput"). Large requests still go to the thread, so
+the loop keeps answering others (and ``/health``) while one is scored.
 
 The hand-off is the event loop's own ``run_in_executor`` on a bounded thread pool, and a
 request's time limit is one timer on its future: anyio's ``to_thread`` (limiter, cancel scope,
@@ -156,8 +156,8 @@ class MicroBatcher:
     ) -> list[RankedResult]:
         """What ``reranker.rank`` returns for ``item``, scored together with its neighbours;
         :class:`TimeoutError` after ``timeout`` seconds (the batch goes on for the others).
-        A request ranked inline is answered before any other event is handled: its time
-        limit cannot pass (the size limit keeps such requests to milliseconds)."""
+        A request ranked inline is answered before any other event is handled, so its time
+        limit cannot fire (the budget and the size cap keep such requests short)."""
         inline = self.inline
         if inline is not None and not inline.queued:
             chars = _chars(item)
