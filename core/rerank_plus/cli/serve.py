@@ -137,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
         batch_wait=args.batch_wait_ms / 1000,
         batch_size=args.batch_size,
         api_keys=keys,
+        # A worker process is the event loop's alone (Ray's replicas share theirs with Ray).
+        inline_scoring=not args.ray,
     )
     options = ServeOptions(
         configs=tuple(args.config),

@@ -1,19 +1,18 @@
 """The rerank server: Cohere-, Jina- and TEI-shaped endpoints over any configured reranker.
 
-Scoring is CPU-bound, so it runs in a worker thread and never blocks the event loop. The
-rerank POSTs skip FastAPI's route stack (``endpoints``); FastAPI gives the schema and the other
-paths. Every
-bad request gets a 4xx with a JSON ``message`` that says what to change; one request failing
-never touches another.
+Scoring is CPU-bound, so it runs in a worker thread and the event loop keeps answering (in a
+server process of its own, lexical requests predicted to take less than the GIL switch
+interval are ranked on the loop: ``batching.InlineScoring``). The rerank POSTs skip FastAPI's
+route stack (``endpoints``); FastAPI gives the schema and the other paths. Every bad request
+gets a 4xx with a JSON ``message`` that says what to change; one request failing never touches
+another.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import random
 import re
-import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -29,11 +28,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from rerank_plus.errors import RerankPlusError
 from rerank_plus.reranker import RankInput, Reranker
 from rerank_plus.results import RankedResult
-from rerank_plus.serve.batching import MicroBatcher, shares_batches
+from rerank_plus.serve.batching import InlineScoring, MicroBatcher, shares_batches
 from rerank_plus.serve.endpoints import Handler, RerankEndpoints, json_bytes
 from rerank_plus.serve.errors import ApiError
 from rerank_plus.serve.guard import Guard
-from rerank_plus.serve.limits import ASGIApp, BodyLimit, Receive, Scope, Send
+from rerank_plus.serve.limits import BodyLimit, Receive, Scope, Send
 from rerank_plus.serve.metrics import MetricsMiddleware, ServerMetrics
 from rerank_plus.serve.parsing import parse_cohere, parse_tei, problem
 from rerank_plus.serve.schemas import (
@@ -59,9 +58,17 @@ RERANK_PATHS = ("/v1/rerank", "/v2/rerank", "/rerank")
 _IDS = random.Random()
 
 
+#: The version (4) and variant (RFC 4122) bits of a random UUID, and where they go.
+_UUID4_CLEAR = ~((0xF000 << 64) | (0xC000 << 48))
+_UUID4_SET = (0x4000 << 64) | (0x8000 << 48)
+
+
 def answer_id() -> str:
-    """A random UUID (version 4) for an answer's ``id``."""
-    return str(uuid.UUID(int=_IDS.getrandbits(128), version=4))
+    """A random UUID (version 4) for an answer's ``id``: what ``str(uuid.UUID(int=bits,
+    version=4))`` gives, formatted without building the object (a few microseconds per
+    request)."""
+    digits = "%032x" % (_IDS.getrandbits(128) & _UUID4_CLEAR | _UUID4_SET)
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
 
 
 def _error(status: int, message: str, **headers: str) -> JSONResponse:
@@ -98,13 +105,15 @@ class RerankService:
         self.active = 0
         self._closed = False
         self.scoring, self.lexical = self._pools()
+        self.inline = InlineScoring() if settings.inline_scoring else None
         # Neural models wait up to batch_wait for neighbours and share forward passes, on
         # ``scoring_threads`` threads (torch lets go of the GIL). The others gain nothing from
         # company: each request is its own job on one thread, so the event loop reads and
         # answers other requests while one is scored. Grouping them (one hand-off for all that
         # arrived in one loop turn) made a worker's connections wait for each other: its
         # requests came back all at once, and the worker idled until the clients sent the
-        # next ones (2 workers, 16 connections: 1,563 requests/s grouped, 2,948 alone).
+        # next ones (2 workers, 16 connections: 1,563 requests/s grouped, 2,948 alone). In a
+        # worker process their short requests skip the thread (``InlineScoring``).
         self.batchers = {
             name: self._batcher(name, reranker) for name, reranker in self.models.items()
         }
@@ -117,6 +126,7 @@ class RerankService:
             max_size=self.settings.batch_size if neural else 1,
             executor=self.scoring if neural else self.lexical,
             on_batch=self.metrics.batch_size.labels(name).observe,
+            inline=None if neural else self.inline,
         )
 
     def _pools(self) -> tuple[ThreadPoolExecutor, ThreadPoolExecutor]:
@@ -133,6 +143,8 @@ class RerankService:
         """New scoring pools if :meth:`close` ended the last ones (an app started again)."""
         if self._closed:
             self.scoring, self.lexical = self._pools()
+            if self.inline is not None:
+                self.inline.queued = 0  # the jobs of the last pools are gone with them
             for name, reranker in self.models.items():
                 self.batchers[name].executor = (
                     self.scoring if shares_batches(reranker) else self.lexical
@@ -216,10 +228,9 @@ async def _answer(request: Request, handler: Handler) -> Response:
 
 
 class RerankApp(FastAPI):
-    """FastAPI, with POSTs to the rerank paths answered by ``fast_path`` (the same handlers
-    behind the same middlewares, without FastAPI's route stack: see ``endpoints``)."""
+    """FastAPI, with POSTs to the rerank paths answered by ``endpoints`` (the same handlers,
+    metrics, key and limits, without FastAPI's route stack: see ``endpoints``)."""
 
-    fast_path: ASGIApp | None = None
     endpoints: RerankEndpoints | None = None
     service: RerankService | None = None
 
@@ -230,13 +241,9 @@ class RerankApp(FastAPI):
         service = self.service
         service.active += 1
         try:
-            if (
-                self.fast_path is not None
-                and self.endpoints is not None
-                and (self.endpoints.serves(scope))
-            ):
+            if self.endpoints is not None and self.endpoints.serves(scope):
                 scope["app"] = self
-                await self.fast_path(scope, receive, send)
+                await self.endpoints(scope, receive, send)
             else:
                 await super().__call__(scope, receive, send)
         finally:
@@ -435,13 +442,11 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(Guard, draining=draining, keys=settings.api_keys, open_paths=open_paths)
     app.add_middleware(MetricsMiddleware, metrics=metrics, paths=paths)
-    # The rerank POSTs: the same handlers behind the same three middlewares, without FastAPI.
-    endpoints = RerankEndpoints(
-        functools.partial(FastAPI.__call__, app),
+    # The rerank POSTs: the same handlers, metrics, key and limits, without FastAPI.
+    app.endpoints = RerankEndpoints(
         {"/v1/rerank": cohere_v1, "/v2/rerank": cohere_v2, "/rerank": tei},
+        metrics=MetricsMiddleware(app, metrics=metrics, paths=paths),
+        guard=Guard(app, draining=draining, keys=settings.api_keys, open_paths=open_paths),
+        max_bytes=settings.max_body_bytes,
     )
-    limited = BodyLimit(endpoints, max_bytes=settings.max_body_bytes)
-    guarded = Guard(limited, draining=draining, keys=settings.api_keys, open_paths=open_paths)
-    app.fast_path = MetricsMiddleware(guarded, metrics=metrics, paths=paths)
-    app.endpoints = endpoints
     return app

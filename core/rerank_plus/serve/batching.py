@@ -9,6 +9,13 @@ event-loop turn: no added latency, and one thread hand-off instead of one per re
 ``max_size=1`` (rerankers that gain nothing from company) each request goes to the executor
 as it comes, with no batch bookkeeping.
 
+A worker process of its own (``rerank-plus serve``) ranks the small requests of a model that
+never batches on the event loop itself (:class:`InlineScoring`): such scoring holds the GIL,
+so a thread of its own adds no throughput to the one core a worker has, and the hand-off to it
+and back (two thread switches and the GIL taking turns between them) cost 0.02-0.05 ms of
+CPU per request (docs/serve.md, "Throughput"). Large requests still go to the thread, so
+the loop keeps answering others (and ``/health``) while one is scored.
+
 The hand-off is the event loop's own ``run_in_executor`` on a bounded thread pool, and a
 request's time limit is one timer on its future: anyio's ``to_thread`` (limiter, cancel scope,
 worker bookkeeping) and its ``fail_after`` cancel scope cost more CPU per request, on the one
@@ -25,9 +32,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rerank_plus.reranker import RankInput, Reranker, checked_request
 from rerank_plus.results import RankedResult
@@ -50,6 +59,53 @@ def shares_batches(reranker: Reranker) -> bool:
     return type(reranker).score_many is not Reranker.score_many
 
 
+@dataclass(slots=True)
+class InlineScoring:
+    """Whether a request of a model that never batches is ranked on the event loop: when the
+    model's cost so far predicts it takes at most ``budget`` seconds, it has at most
+    ``max_chars`` characters, and no request of these models is on their scoring thread (so
+    two never run at once, as on the one thread). One per server, shared by those models,
+    which share that thread too.
+
+    The default budget is the interpreter's GIL switch interval: a thread scoring a request
+    holds the GIL that long before the event loop gets it back, so a request ranked inline is
+    expected to keep the loop from its other connections (or ``/health``) no longer than one
+    ranked on the thread would. The first request of a model goes to the thread (its cost is
+    not known yet).
+    """
+
+    budget: float = field(default_factory=sys.getswitchinterval)
+    #: Requests of more characters always go to the thread. A request of text the model has
+    #: not seen costs up to a hundred times what the same size costs cached (BM25's analysis
+    #: caches: 226 ms against 3 ms for 160,000 characters of new words), which no average
+    #: predicts; this bounds what such a request holds the loop (about 150 ms at most).
+    max_chars: int = 100_000
+    #: Requests handed to the scoring thread and not yet answered.
+    queued: int = 0
+
+
+class _Cost:
+    """A model's CPU seconds per character of a request (query and documents), a moving
+    average over its requests, inline or on the thread (halved each request: a slow first
+    request, loading what the model needs, is forgotten within a few)."""
+
+    __slots__ = ("per_char",)
+
+    def __init__(self) -> None:
+        self.per_char: float | None = None
+
+    def predict(self, chars: int) -> float | None:
+        return None if self.per_char is None else self.per_char * chars
+
+    def add(self, seconds: float, chars: int) -> None:
+        seen = seconds / max(chars, 1)
+        self.per_char = seen if self.per_char is None else (self.per_char + seen) / 2
+
+
+def _chars(item: RankInput) -> int:
+    return len(item.query) + sum(map(len, item.documents))
+
+
 @dataclass(frozen=True, slots=True)
 class _Waiting:
     item: RankInput
@@ -61,7 +117,8 @@ class MicroBatcher:
 
     ``executor`` runs the batches; its size bounds how many (with the server's other
     scoring) run at once.
-    ``on_batch`` is told each batch's size (for metrics).
+    ``on_batch`` is told each batch's size (for metrics). ``inline``: where a model that
+    never batches (``max_size`` 1) ranks small requests on the event loop.
     """
 
     def __init__(
@@ -72,6 +129,7 @@ class MicroBatcher:
         max_size: int,
         executor: Executor,
         on_batch: Callable[[int], None] | None = None,
+        inline: InlineScoring | None = None,
     ) -> None:
         if wait < 0 or max_size < 1:
             raise ValueError(
@@ -82,6 +140,8 @@ class MicroBatcher:
         self.max_size = max_size
         self.executor = executor
         self.on_batch = on_batch
+        self.inline = inline if max_size == 1 else None
+        self._cost = _Cost()
         self._open: dict[BatchKey, list[_Waiting]] = {}
         self._timers: dict[BatchKey, asyncio.TimerHandle] = {}
         self._running: set[asyncio.Task[None]] = set()
@@ -95,7 +155,22 @@ class MicroBatcher:
         timeout: float | None = None,
     ) -> list[RankedResult]:
         """What ``reranker.rank`` returns for ``item``, scored together with its neighbours;
-        :class:`TimeoutError` after ``timeout`` seconds (the batch goes on for the others)."""
+        :class:`TimeoutError` after ``timeout`` seconds (the batch goes on for the others).
+        A request ranked inline is answered before any other event is handled, so its time
+        limit cannot fire (the budget and the size cap keep such requests short)."""
+        inline = self.inline
+        if inline is not None and not inline.queued:
+            chars = _chars(item)
+            predicted = self._cost.predict(chars)
+            if predicted is not None and predicted <= inline.budget and chars <= inline.max_chars:
+                # Wall time here (a clock read, where the thread's CPU clock is a system call):
+                # on the loop's own thread the two differ only when the process is preempted.
+                started = time.perf_counter()
+                answer = self.reranker.rank_many([item], top_n, explain=explain)
+                self._cost.add(time.perf_counter() - started, chars)
+                if self.on_batch is not None:
+                    self.on_batch(1)
+                return answer[0]
         loop = asyncio.get_running_loop()
         waiting = _Waiting(item, loop.create_future())
         if self.max_size == 1:
@@ -130,15 +205,35 @@ class MicroBatcher:
         (checking it here too walked the documents twice on the event loop), and its
         answer comes back by one callback, with no task, timer or future chained to it."""
         loop = asyncio.get_running_loop()
-        job = self.executor.submit(self.reranker.rank_many, [waiting.item], top_n, explain=explain)
+        chars = 0
+        if self.inline is not None:
+            chars = _chars(waiting.item)
+            self.inline.queued += 1  # counted on the event loop, here and in ``_deliver``
+        job = self.executor.submit(self._timed_rank, waiting.item, top_n, explain)
 
-        def done(job: Future[list[list[RankedResult]]]) -> None:
+        def done(job: Future[tuple[list[list[RankedResult]], float]]) -> None:
             if not loop.is_closed():
-                loop.call_soon_threadsafe(self._deliver, waiting, job)
+                loop.call_soon_threadsafe(self._deliver, waiting, job, chars)
 
         job.add_done_callback(done)
 
-    def _deliver(self, waiting: _Waiting, job: Future[list[list[RankedResult]]]) -> None:
+    def _timed_rank(
+        self, item: RankInput, top_n: int | None, explain: bool
+    ) -> tuple[list[list[RankedResult]], float]:
+        """``rank_many`` of one request, and the CPU seconds it took on this thread (whatever
+        the GIL's turns with the event loop)."""
+        started = time.thread_time()
+        answer = self.reranker.rank_many([item], top_n, explain=explain)
+        return answer, time.thread_time() - started
+
+    def _deliver(
+        self,
+        waiting: _Waiting,
+        job: Future[tuple[list[list[RankedResult]], float]],
+        chars: int,
+    ) -> None:
+        if self.inline is not None:
+            self.inline.queued -= 1
         if job.cancelled():  # the pool was shut down before the job ran
             waiting.answer.cancel()
             return
@@ -146,9 +241,12 @@ class MicroBatcher:
         if error is not None:
             _fail(waiting, error)
             return
+        answer, seconds = job.result()
+        if self.inline is not None:
+            self._cost.add(seconds, chars)
         if self.on_batch is not None:
             self.on_batch(1)
-        _answer(waiting, job.result()[0])
+        _answer(waiting, answer[0])
 
     def _close(self, key: BatchKey) -> None:
         timer = self._timers.pop(key, None)

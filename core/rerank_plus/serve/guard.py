@@ -30,24 +30,28 @@ class Guard:
         self.keys = tuple(keys)
         self.open_paths = open_paths
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    def refusal(self, scope: Scope) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+        """The status, message and headers this request is turned away with, or None."""
         if self.draining():
-            await send_json_error(
-                send, 503, "The server is shutting down; retry on another instance."
-            )
-            return
+            return 503, "The server is shutting down; retry on another instance.", []
         if self.keys and scope["path"] not in self.open_paths:
             header = next((v for k, v in scope["headers"] if k == b"authorization"), None)
             token = bearer_token(header.decode("latin-1") if header is not None else None)
             if not is_authorized(token, self.keys):
-                await send_json_error(
-                    send,
+                return (
                     401,
                     "Missing or wrong API key; send 'Authorization: Bearer <key>'.",
-                    headers=[(b"www-authenticate", b"Bearer")],
+                    [(b"www-authenticate", b"Bearer")],
                 )
-                return
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refusal = self.refusal(scope)
+        if refusal is not None:
+            status, message, headers = refusal
+            await send_json_error(send, status, message, headers=headers or None)
+            return
         await self.app(scope, receive, send)

@@ -14,11 +14,15 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-async def send_json_error(
-    send: Send, status: int, message: str, headers: list[tuple[bytes, bytes]] | None = None
+def error_body(message: str) -> bytes:
+    """The JSON body of a refusal: ``{"message": message}``."""
+    return json.dumps({"message": message}).encode()
+
+
+async def send_json(
+    send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]] | None = None
 ) -> None:
-    """Answer ``{"message": message}`` with ``status`` straight from an ASGI middleware."""
-    body = json.dumps({"message": message}).encode()
+    """Answer ``status`` with the JSON ``body`` (and any extra ``headers``)."""
     await send(
         {
             "type": "http.response.start",
@@ -33,6 +37,43 @@ async def send_json_error(
     await send({"type": "http.response.body", "body": body})
 
 
+async def send_json_error(
+    send: Send, status: int, message: str, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    """Answer ``{"message": message}`` with ``status`` straight from an ASGI middleware."""
+    await send_json(send, status, error_body(message), headers)
+
+
+class BodyTooLarge(Exception):
+    """A request body over the server's limit (413)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(
+            f"The request body is larger than {max_bytes} bytes; send fewer or shorter "
+            "documents per request."
+        )
+
+
+async def read_body(receive: Receive, max_bytes: int, length: bytes | None) -> bytes | None:
+    """The whole request body, None if the client went away first; :class:`BodyTooLarge` as
+    soon as its ``Content-Length`` header (``length``) or the bytes received pass the limit."""
+    if length is not None and length.isdigit() and int(length) > max_bytes:
+        raise BodyTooLarge(max_bytes)
+    chunks = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > max_bytes:
+            raise BodyTooLarge(max_bytes)
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return chunk if len(chunks) == 1 else b"".join(chunks)
+
+
 class BodyLimit:
     """Wraps an ASGI app so no request body over ``max_bytes`` reaches it."""
 
@@ -40,36 +81,18 @@ class BodyLimit:
         self.app = app
         self.max_bytes = max_bytes
 
-    def _too_large(self) -> str:
-        return (
-            f"The request body is larger than {self.max_bytes} bytes; send fewer or shorter "
-            "documents per request."
-        )
-
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers") or [])
-        length = headers.get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_bytes:
-            await send_json_error(send, 413, self._too_large())
+        try:
+            body = await read_body(receive, self.max_bytes, headers.get(b"content-length"))
+        except BodyTooLarge as error:
+            await send_json_error(send, 413, str(error))
             return
-        chunks = []
-        size = 0
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                await send_json_error(send, 413, self._too_large())
-                return
-            chunks.append(chunk)
-            more = message.get("more_body", False)
-        body = b"".join(chunks)
+        if body is None:
+            return
         replayed = False
 
         async def replay() -> Message:

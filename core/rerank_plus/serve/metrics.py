@@ -106,13 +106,27 @@ class MetricsMiddleware:
             self._per_status[path, status] = series
         return series
 
+    def begin(self, path: str) -> float:
+        """A request to ``path`` (a known path, or "other") came in: when."""
+        self._path_series(path)[0].inc()
+        return time.perf_counter()
+
+    def end(self, path: str, status: int, started: float) -> None:
+        """The request to ``path`` that came in at ``started`` was answered with ``status``."""
+        in_flight, latency = self._path_series(path)
+        in_flight.dec()
+        latency.observe(time.perf_counter() - started)
+        requests, errors = self._status_series(path, status)
+        requests.inc()
+        if errors is not None:
+            errors.inc()
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         path = scope["path"] if scope["path"] in self.paths else "other"
         status = 500
-        started = time.perf_counter()
 
         async def record(message: Message) -> None:
             nonlocal status
@@ -120,14 +134,8 @@ class MetricsMiddleware:
                 status = message["status"]
             await send(message)
 
-        in_flight, latency = self._path_series(path)
-        in_flight.inc()
+        started = self.begin(path)
         try:
             await self.app(scope, receive, record)
         finally:
-            in_flight.dec()
-            latency.observe(time.perf_counter() - started)
-            requests, errors = self._status_series(path, status)
-            requests.inc()
-            if errors is not None:
-                errors.inc()
+            self.end(path, status, started)

@@ -19,6 +19,11 @@ class ServeSettings:
     Rerankers that share batches across queries (neural ones) gather concurrent requests for
     up to ``batch_wait`` seconds, at most ``batch_size`` requests, into one ``rank_many`` call;
     ``batch_wait=0`` still groups the requests that arrive in the same event-loop turn.
+
+    ``inline_scoring``: the other models' requests that the model's cost so far says take
+    less than the GIL switch interval are ranked on the event loop, without the hand-off to
+    their thread (``batching.InlineScoring``). Only for a server process of its own
+    (``rerank-plus serve`` sets it), where nothing else waits on that loop.
     """
 
     max_documents: int = 1000
@@ -29,4 +34,5 @@ class ServeSettings:
     scoring_threads: int = field(default_factory=lambda: os.cpu_count() or 1)
     batch_wait: float = 0.005
     batch_size: int = 32
+    inline_scoring: bool = False
     api_keys: tuple[str, ...] = field(default=(), repr=False)
