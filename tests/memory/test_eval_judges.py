@@ -77,7 +77,7 @@ def test_gold_recall_counts_a_turn_when_half_its_sentences_are_there():
     metrics = judge.judge(specific, "\n\n".join(pieces), pieces)
     # turn 4 ("Yeah .") has no 5+-word sentence: out of the denominator; turn 1 has one of
     # its two sentences (half: recalled), turn 2 none.
-    assert metrics == {"gold_recall": 0.5, "hit": 1.0, "mrr": 0.5}
+    assert metrics == {"gold_recall": 0.5, "hit": 1.0, "mrr": 0.5, "mrr_words": 1.0}
 
 
 def test_everything_recalled_first_piece_first():
@@ -88,6 +88,7 @@ def test_everything_recalled_first_piece_first():
         "gold_recall": 1.0,
         "hit": 1.0,
         "mrr": 1.0,
+        "mrr_words": 1.0,
     }
 
 
@@ -97,7 +98,19 @@ def test_nothing_recalled():
         "gold_recall": 0.0,
         "hit": 0.0,
         "mrr": 0.0,
+        "mrr_words": 0.0,
     }
+
+
+def test_mrr_in_words_reads_where_the_answer_starts_whatever_the_pieces():
+    meeting, _, specific = queries()
+    judge = MeetingJudge(meeting)
+    answer = meeting.turns[2].text
+    before = " ".join(["filler"] * 320)  # 320 words: the answer starts in the third piece
+    for pieces in ([before, answer], [*before.split(" "), answer]):
+        metrics = judge.judge(specific, " ".join(pieces), pieces)
+        assert metrics["mrr_words"] == 1 / 3
+    assert judge.judge(specific, answer + " " + before, [answer, before])["mrr_words"] == 1.0
 
 
 def test_a_specific_query_without_judged_gold_turns_is_left_out():

@@ -213,6 +213,7 @@ def test_plots_one_png_per_metric(resources, tmp_path):
         "gold_recall.png",
         "hit.png",
         "mrr.png",
+        "mrr_words.png",
         "topic_coverage.png",
     ]
     assert all(p.stat().st_size > 1000 for p in written)

@@ -11,6 +11,11 @@ Specific queries (QMSum names the turns that answer them):
   pieces (a window, a turn, a summary, in the method's order); the piece of a recalled gold
   turn is the first piece that contains one of its judged sentences, and the rank is that
   piece's 1-based position. 0 when nothing is recalled.
+* ``mrr_words``: the same with every method's context cut into pieces of
+  :data:`PIECE_WORDS` words, in reading order: 1 / (1 + the words before the first judged
+  sentence of a recalled gold turn, divided by ``PIECE_WORDS``, rounded down). ``mrr`` depends
+  on how large a method's pieces are (a window of 150 words is one piece, a quoted message
+  another); this one reads only where the answer starts.
 
 General queries (QMSum gives a reference answer and the meeting's topics with their turns):
 
@@ -28,7 +33,9 @@ from collections.abc import Mapping, Sequence
 from rerank_plus.memory.evaluation.folding import FoldedContext, content_words, judged_sentences
 from rerank_plus.memory.evaluation.qmsum import Meeting, Query
 
-SPECIFIC_METRICS = ("gold_recall", "hit", "mrr")
+SPECIFIC_METRICS = ("gold_recall", "hit", "mrr", "mrr_words")
+#: The piece size of ``mrr_words``: the flat window baselines' size.
+PIECE_WORDS = 150
 GENERAL_METRICS = ("answer_recall", "topic_coverage")
 
 
@@ -82,7 +89,18 @@ class MeetingJudge:
             "gold_recall": len(recalled) / len(gold),
             "hit": float(bool(recalled)),
             "mrr": 1.0 / self.first_rank(recalled, pieces) if recalled else 0.0,
+            "mrr_words": 1.0 / (1 + self.words_before(recalled, context) // PIECE_WORDS)
+            if recalled
+            else 0.0,
         }
+
+    def words_before(self, recalled: Sequence[int], context: FoldedContext) -> int:
+        """How many folded words of the context come before the first judged sentence of a
+        recalled turn."""
+        padded = context.padded
+        starts = (padded.find(f" {s} ") for turn in recalled for s in self.turn_sentences[turn])
+        first = min((start for start in starts if start >= 0), default=0)
+        return len(padded[:first].split())
 
     def first_rank(self, recalled: Sequence[int], pieces: Sequence[str]) -> int:
         """1-based position of the first piece holding a judged sentence of a recalled turn

@@ -21,6 +21,7 @@ TITLES = {
     "gold_recall": "gold recall",
     "hit": "hit",
     "mrr": "MRR",
+    "mrr_words": "MRR 150w",
     "answer_recall": "answer R1",
     "topic_coverage": "topics",
     "intent_accuracy": "intent",
