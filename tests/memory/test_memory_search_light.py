@@ -50,7 +50,7 @@ def index() -> MemoryIndex:
 @pytest.mark.parametrize("intent", ["detail", "synthesis", "recent", "entity"])
 @pytest.mark.parametrize("query", ["launch budget", "Wann ist der Start?", "remote control", ""])
 @pytest.mark.parametrize("with_vector", [True, False])
-def test_own_light_stage_equals_the_pipeline(
+def test_light_stage_from_the_index_equals_the_pipeline(
     index: MemoryIndex, intent: str, query: str, with_vector: bool
 ) -> None:
     profile = memory_profile()
@@ -61,7 +61,7 @@ def test_own_light_stage_equals_the_pipeline(
         search = LevelSearch(
             index, None, profile.policies[intent], profile.fusion, now, ("Chen", "Ana")
         )
-        search.own_light = own
+        search.index_light = own
         out = []
         for level in range(index.memory.depth):
             terms = index.analyzer.analyze(query, "en").terms

@@ -93,8 +93,8 @@ class LevelSearch:
         # whether an item's time matters: only the freshness boost reads it
         self.timed_boost = policy.freshness is not None
         self.pipeline = Pipeline(light, fusion=build_fusion(fusion, reranker=light), boosts=boosts)
-        # the index's own BM25 scores pools from the index's analyses (:meth:`_own_rank`)
-        self.own_light = reranker is None
+        # the index's own BM25 scores pools from the index's analyses (:meth:`_rank_from_index`)
+        self.index_light = reranker is None
         self.mmr_lambda = policy.mmr_lambda
         self.depth = index.memory.depth
         # per query (one LevelSearch serves one query): keyed by level and the query's terms or
@@ -194,8 +194,8 @@ class LevelSearch:
         """``items`` scored and ordered (MMR over the whole list), best first."""
         if not items:
             return []
-        if self.own_light:
-            order, scores = self._own_rank(query, items, dense)
+        if self.index_light:
+            order, scores = self._rank_from_index(query, items, dense)
         else:
             texts = [self.index.search_texts[item.id] for item in items]
             metadata = self._metadata(items)
@@ -206,7 +206,7 @@ class LevelSearch:
             order = self._diversify(order, scores, items)
         return [Hit(items[i], scores[i], None if dense is None else dense[i]) for i in order]
 
-    def _own_rank(
+    def _rank_from_index(
         self,
         query: str,
         items: Sequence[MemoryItem],
