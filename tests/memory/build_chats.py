@@ -40,15 +40,80 @@ TOPICS = {
         "Marketing wants the website release announced on Thursday morning.",
     ],
 }
+#: The same three topics in languages written without spaces between words.
+UNSPACED_TOPICS = {
+    "zh": {
+        "offsite": [
+            "里昂的会场三月可以容纳三十个人。",
+            "我给里昂的会场打了电话，大会议室还空着。",
+            "我们要不要在会场附近订两晚的酒店？",
+            "会场要求周五之前付定金才能保留三月的日期。",
+        ],
+        "budget": [
+            "这个季度的预算还剩一万二千欧元用于招聘和工具。",
+            "财务部希望我们把云服务发票更新到预算表里。",
+            "云服务的费用比上次预算评审增加了百分之十八。",
+            "改成按年付费可以减少软件许可的预算。",
+        ],
+        "release": [
+            "网站发布之前需要在手机上测试结账页面。",
+            "测试人员发现购物车为空时结账页面会崩溃。",
+            "测试通过以后我们能在周四发布网站吗？",
+            "结账页面的手机布局在小屏幕上还是有问题。",
+        ],
+    },
+    "ja": {
+        "offsite": [
+            "リヨンの会場は三月に三十人まで収容できます。",
+            "リヨンの会場に電話したら、大きい部屋がまだ空いていました。",
+            "会場の近くのホテルを二泊予約しましょうか。",
+            "三月の日程を押さえるには金曜日までに手付金が必要です。",
+        ],
+        "budget": [
+            "今四半期の予算は採用とツールに一万二千ユーロ残っています。",
+            "経理はクラウドの請求書で予算表を更新してほしいそうです。",
+            "クラウドの費用は前回の予算見直しから十八パーセント増えました。",
+            "年払いにすればライセンスの予算を削れます。",
+        ],
+        "release": [
+            "ウェブサイトのリリース前にスマホで決済ページをテストする必要があります。",
+            "カートが空のときに決済ページがクラッシュする不具合が見つかりました。",
+            "テストが通ったら木曜日にリリースできますか。",
+            "決済ページのスマホ表示が小さい画面でまだ崩れます。",
+        ],
+    },
+    "th": {
+        "offsite": [
+            "สถานที่จัดงานที่ลียงรับคนได้สามสิบคนในเดือนมีนาคม",
+            "ผมโทรไปที่สถานที่จัดงานแล้ว ห้องใหญ่ยังว่างอยู่",
+            "เราควรจองโรงแรมใกล้สถานที่จัดงานสองคืนไหม",
+            "สถานที่จัดงานต้องการเงินมัดจำก่อนวันศุกร์",
+        ],
+        "budget": [
+            "งบประมาณไตรมาสนี้เหลือหนึ่งหมื่นสองพันยูโรสำหรับการจ้างงานและเครื่องมือ",
+            "ฝ่ายการเงินอยากให้อัปเดตตารางงบประมาณด้วยใบแจ้งหนี้คลาวด์",
+            "ค่าใช้จ่ายคลาวด์เพิ่มขึ้นสิบแปดเปอร์เซ็นต์ตั้งแต่การทบทวนงบประมาณครั้งก่อน",
+            "ถ้าจ่ายรายปีเราจะลดงบประมาณค่าไลเซนส์ได้",
+        ],
+        "release": [
+            "ก่อนปล่อยเว็บไซต์ต้องทดสอบหน้าชำระเงินบนมือถือ",
+            "ทีมทดสอบเจอปัญหาหน้าชำระเงินล่มเมื่อตะกร้าว่าง",
+            "ถ้าทดสอบผ่านแล้วเราปล่อยเว็บไซต์วันพฤหัสได้ไหม",
+            "หน้าชำระเงินบนมือถือยังแสดงผลผิดบนจอเล็ก",
+        ],
+    },
+}
 FILLERS = ["ok", "sounds good", "👍", "sure, thanks", "yes"]
 
 
-def topic_chat(per_topic: int = 50, gap_after: int | None = None) -> list[dict]:
-    """``per_topic`` messages on each topic in turn (offsite, budget, release), every 2 minutes,
-    every fifth one a short filler; a 3-hour pause after message ``gap_after``."""
+def topic_chat(
+    per_topic: int = 50, gap_after: int | None = None, topics: dict[str, list[str]] = TOPICS
+) -> list[dict]:
+    """``per_topic`` messages on each of ``topics`` in turn (offsite, budget, release), every 2
+    minutes, every fifth one a short filler; a 3-hour pause after message ``gap_after``."""
     messages = []
     time = START
-    for topic, lines in TOPICS.items():
+    for topic, lines in topics.items():
         for position in range(per_topic):
             index = len(messages)
             text = FILLERS[index % len(FILLERS)] if index % 5 == 4 else lines[position % len(lines)]

@@ -89,6 +89,22 @@ _NON_LATIN_LETTER = re.compile(f"(?![{_LATIN}])[^\\W\\d_]")
 
 #: Scripts whose words are not separated by spaces: a token in them is a phrase or a sentence.
 UNSPACED_SCRIPTS = frozenset({"Han", "Kana", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan"})
+
+
+def _letters_of(scripts: frozenset[str]) -> re.Pattern[str]:
+    """One letter (marks apart: a Thai vowel sign is not one) of any of ``scripts``."""
+    ranges = "".join(f"{chr(a)}-{chr(b)}" for a, b, script in _RANGES if script in scripts)
+    return re.compile(f"(?=[{ranges}])[^\\W\\d_]")
+
+
+#: A letter of a script written without spaces: a language model spends a token or so on each.
+UNSPACED_LETTER = _letters_of(UNSPACED_SCRIPTS)
+#: A letter of Han or Kana, which is a word or a syllable, where a letter of the other unspaced
+#: scripts (Thai, Lao, Khmer ...) is a sound: their words run four or five letters.
+IDEOGRAPHIC_LETTER = _letters_of(frozenset({"Han", "Kana"}))
+#: Letters of an alphabet written without spaces per word, where a budget counts words.
+LETTERS_PER_WORD = 4
+
 #: Scripts that the character-bigram fallback handles (Lucene's CJK analyzer does the same).
 CJK_SCRIPTS = frozenset({"Han", "Kana", "Hangul"})
 

@@ -15,6 +15,7 @@ from types import MappingProxyType
 import numpy as np
 
 from rerank_plus.analysis import Analyzer
+from rerank_plus.analysis.script import UNSPACED_LETTER
 from rerank_plus.memory.build.entities import extract_entities, hashtags
 from rerank_plus.memory.build.extractive import ExtractiveSummarizer
 from rerank_plus.memory.build.requests import (
@@ -36,7 +37,7 @@ from rerank_plus.memory.build.vectors import TermStatistics, unit_mean
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
-from rerank_plus.memory.sentences import split_sentences, word_count
+from rerank_plus.memory.sentences import split_sentences, unspaced_words, word_count
 
 logger = logging.getLogger(__name__)
 
@@ -55,8 +56,12 @@ def without_annotations(text: str) -> str:
 
 def speech_words(text: str) -> int:
     """Words with a letter or digit: transcripts that space punctuation out ("Yeah , OK .")
-    do not make a fragment look like a sentence."""
-    return sum(1 for token in text.split() if any(char.isalnum() for char in token))
+    do not make a fragment look like a sentence. Letters of scripts written without spaces
+    count as :func:`~rerank_plus.memory.sentences.word_count` counts it."""
+    unspaced = 0
+    if UNSPACED_LETTER.search(text):
+        unspaced, text = unspaced_words(text), UNSPACED_LETTER.sub(" ", text)
+    return unspaced + sum(1 for token in text.split() if any(char.isalnum() for char in token))
 
 
 @dataclass(frozen=True, slots=True)
