@@ -150,3 +150,30 @@ def test_intent_is_right_when_general_means_synthesis():
     assert not intent_correct(general, "detail")
     assert intent_correct(specific, "entity")
     assert not intent_correct(specific, "synthesis")
+
+
+def test_judges_read_scripts_written_without_spaces_by_letter():
+    meeting = parse_meeting(
+        "zh",
+        {
+            "meeting_transcripts": [
+                {"speaker": "王芳", "content": "今年的市场预算是四万欧元。好的。"},
+                {"speaker": "张伟", "content": "嗯。"},
+                {"speaker": "李娜", "content": "大部分预算会用在社交媒体广告上。"},
+            ],
+            "topic_list": [{"topic": "预算", "relevant_text_span": [["0", "2"]]}],
+            "general_query_list": [{"query": "总结会议", "answer": "预算是四万欧元。"}],
+            "specific_query_list": [
+                {"query": "预算多少？", "answer": "四万欧元", "relevant_text_span": [["0", "1"]]}
+            ],
+        },
+    )
+    general, specific = meeting.queries
+    # a sentence of 5+ letters is judged ("好的。", two letters, is not; "嗯。" has none)
+    assert judged_sentences("今年的市场预算是四万欧元。好的。") == ["今年的市场预算是四万欧元"]
+    judge = MeetingJudge(meeting)
+    context = "王芳: 今年的市场预算是四万欧元。"
+    assert judge.judge(specific, context, [context])["gold_recall"] == 1.0
+    # ROUGE-1 by letter: 预 算 是 四 万 欧 元, all in the context
+    assert answer_recall(general.answer, context) == 1.0
+    assert answer_recall(general.answer, "欧元") == pytest.approx(2 / 7)

@@ -11,8 +11,9 @@ import re
 from collections import Counter
 from functools import cache
 
+from rerank_plus.analysis.script import UNSPACED_LETTER
 from rerank_plus.analysis.stopwords import stop_words
-from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.memory.sentences import split_sentences, word_count
 
 #: A sentence counts for the judges when it has at least this many folded words.
 MIN_SENTENCE_WORDS = 5
@@ -37,7 +38,7 @@ def judged_sentences(text: str) -> list[str]:
     """The folded sentences of ``text`` with at least :data:`MIN_SENTENCE_WORDS` words: the
     units the judges look for in a context (shorter ones, "Yeah .", prove nothing)."""
     folded = (fold(sentence) for sentence in split_sentences(text))
-    return [s for s in folded if len(s.split()) >= MIN_SENTENCE_WORDS]
+    return [s for s in folded if word_count(s) >= MIN_SENTENCE_WORDS]
 
 
 class FoldedContext:
@@ -58,10 +59,16 @@ def english_stop_words() -> frozenset[str]:
 
 
 def content_words(text: str) -> Counter[str]:
-    """Folded words of ``text`` that are not English stop words, with their counts.
+    """Folded words of ``text`` that are not English stop words, with their counts; in scripts
+    written without spaces each letter is a word (ROUGE-1 on Chinese reads characters).
 
     >>> sorted(content_words("The user's remote, the remote!").items())
     [('remote', 2), ('user', 1)]
+    >>> sorted(content_words("预算 OK").items())
+    [('ok', 1), ('算', 1), ('预', 1)]
     """
     stop = english_stop_words()
-    return Counter(word for word in fold(text).split() if word not in stop)
+    folded = fold(text)
+    if UNSPACED_LETTER.search(folded):
+        folded = UNSPACED_LETTER.sub(lambda letter: f" {letter.group()} ", folded)
+    return Counter(word for word in folded.split() if word not in stop)
