@@ -91,10 +91,16 @@ _NON_LATIN_LETTER = re.compile(f"(?![{_LATIN}])[^\\W\\d_]")
 UNSPACED_SCRIPTS = frozenset({"Han", "Kana", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan"})
 
 
+def _ranges_of(scripts: frozenset[str]) -> str:
+    """A character class of the code points of ``scripts``."""
+    return (
+        "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b, script in _RANGES if script in scripts) + "]"
+    )
+
+
 def _letters_of(scripts: frozenset[str]) -> re.Pattern[str]:
     """One letter (marks apart: a Thai vowel sign is not one) of any of ``scripts``."""
-    ranges = "".join(f"{chr(a)}-{chr(b)}" for a, b, script in _RANGES if script in scripts)
-    return re.compile(f"(?=[{ranges}])[^\\W\\d_]")
+    return re.compile(f"(?={_ranges_of(scripts)})[^\\W\\d_]")
 
 
 #: A letter of a script written without spaces: a language model spends a token or so on each.
@@ -104,6 +110,14 @@ UNSPACED_LETTER = _letters_of(UNSPACED_SCRIPTS)
 IDEOGRAPHIC_LETTER = _letters_of(frozenset({"Han", "Kana"}))
 #: Letters of an alphabet written without spaces per word, where a budget counts words.
 LETTERS_PER_WORD = 4
+_UNSPACED_CHARACTER = re.compile(_ranges_of(UNSPACED_SCRIPTS))
+
+
+def has_unspaced(text: str) -> bool:
+    """Whether ``text`` holds a character of a script written without spaces (ASCII text is
+    answered at once: budgets ask this of every text they count)."""
+    return not text.isascii() and _UNSPACED_CHARACTER.search(text) is not None
+
 
 #: Scripts that the character-bigram fallback handles (Lucene's CJK analyzer does the same).
 CJK_SCRIPTS = frozenset({"Han", "Kana", "Hangul"})

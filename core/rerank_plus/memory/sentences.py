@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import re
 
-from rerank_plus.analysis.script import IDEOGRAPHIC_LETTER, LETTERS_PER_WORD, UNSPACED_LETTER
+from rerank_plus.analysis.script import (
+    IDEOGRAPHIC_LETTER,
+    LETTERS_PER_WORD,
+    UNSPACED_LETTER,
+    has_unspaced,
+)
 
 _BOUNDARY = re.compile(r"(?<=[.!?\u2026])\s+|(?<=[\u3002\uff01\uff1f])\s*|\s*\n+\s*")
 
@@ -34,7 +39,7 @@ def word_count(text: str) -> int:
     >>> word_count("Budget approved: 40k"), word_count("预算已批准 OK")
     (3, 6)
     """
-    if not UNSPACED_LETTER.search(text):
+    if not has_unspaced(text):
         return len(text.split())
     return unspaced_words(text) + len(UNSPACED_LETTER.sub(" ", text).split())
 

@@ -16,7 +16,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
-from rerank_plus.analysis.script import UNSPACED_LETTER
+from rerank_plus.analysis.script import UNSPACED_LETTER, has_unspaced
 
 TokenCounter = Callable[[str], int]
 
@@ -36,7 +36,7 @@ def approximate_tokens(text: str) -> int:
     >>> approximate_tokens("巴黎是法国的首都。")
     12
     """
-    if not UNSPACED_LETTER.search(text):
+    if not has_unspaced(text):
         return math.ceil(len(_PIECES.findall(text)) * TOKENS_PER_PIECE)
     letters = len(UNSPACED_LETTER.findall(text))
     return math.ceil(

@@ -15,7 +15,7 @@ from types import MappingProxyType
 import numpy as np
 
 from rerank_plus.analysis import Analyzer
-from rerank_plus.analysis.script import UNSPACED_LETTER
+from rerank_plus.analysis.script import UNSPACED_LETTER, has_unspaced
 from rerank_plus.memory.build.entities import extract_entities, hashtags
 from rerank_plus.memory.build.extractive import ExtractiveSummarizer
 from rerank_plus.memory.build.requests import (
@@ -59,7 +59,7 @@ def speech_words(text: str) -> int:
     do not make a fragment look like a sentence. Letters of scripts written without spaces
     count as :func:`~rerank_plus.memory.sentences.word_count` counts it."""
     unspaced = 0
-    if UNSPACED_LETTER.search(text):
+    if has_unspaced(text):
         unspaced, text = unspaced_words(text), UNSPACED_LETTER.sub(" ", text)
     return unspaced + sum(1 for token in text.split() if any(char.isalnum() for char in token))
 

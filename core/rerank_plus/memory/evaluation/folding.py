@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from functools import cache
 
-from rerank_plus.analysis.script import UNSPACED_LETTER
+from rerank_plus.analysis.script import UNSPACED_LETTER, has_unspaced
 from rerank_plus.analysis.stopwords import stop_words
 from rerank_plus.memory.sentences import split_sentences, word_count
 
@@ -69,6 +69,6 @@ def content_words(text: str) -> Counter[str]:
     """
     stop = english_stop_words()
     folded = fold(text)
-    if UNSPACED_LETTER.search(folded):
+    if has_unspaced(folded):
         folded = UNSPACED_LETTER.sub(lambda letter: f" {letter.group()} ", folded)
     return Counter(word for word in folded.split() if word not in stop)
