@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (chats in scripts written without spaces, with their own punctuation)
 """Hand-made conversations for the build tests: topics with their own words, times, speakers."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (a Chinese meeting, with its own punctuation)
 """The judges on a hand-made meeting, with values worked out by hand."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (chats in scripts written without spaces, with their own punctuation)
 """Memories of chats written without spaces between words (Chinese, Japanese, Thai): windows,
 levels and token budgets measure them by letters, not by white-space words (one per message)."""
 
