@@ -16,7 +16,7 @@ scores = st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=30
 
 
 @settings(max_examples=80, deadline=None)
-@given(scores, st.sampled_from(["minmax", "zscore"]))
+@given(scores, st.sampled_from(["minmax", "zscore", "dbsf"]))
 def test_normalized_scores_lie_in_the_unit_interval_and_keep_order(values, method):
     normalized = NORMALIZERS[method](values)
     assert all(0.0 <= v <= 1.0 for v in normalized)
@@ -29,6 +29,7 @@ def test_normalized_scores_lie_in_the_unit_interval_and_keep_order(values, metho
 def test_constant_input_normalizes_to_one_half():
     assert NORMALIZERS["minmax"]([3.0, 3.0]) == [0.5, 0.5]
     assert NORMALIZERS["zscore"]([3.0, 3.0]) == [0.5, 0.5]
+    assert NORMALIZERS["dbsf"]([3.0, 3.0]) == [0.5, 0.5]
 
 
 def test_ranks_break_ties_by_input_order():
@@ -83,7 +84,7 @@ def test_without_first_stage_scores_the_reranker_decides():
     [
         ({"method": "max"}, "Unknown fusion 'max'; choose one of adaptive, rrf, weighted"),
         ({"alpha": 1.5}, r"alpha must be a number in \[0, 1\]"),
-        ({"method": "weighted", "normalization": "l2"}, "choose one of minmax, zscore"),
+        ({"method": "weighted", "normalization": "l2"}, "choose one of dbsf, minmax, zscore"),
         ({"method": "rrf", "k": -1}, "k must be an int >= 0"),
         ({"method": "rrf", "normalization": "minmax"}, "Bad options for fusion 'rrf'"),
     ],

@@ -141,4 +141,4 @@ def test_normalized_values_are_exact() -> None:
     )
     with pytest.raises(ValueError) as unknown:
         WeightedFusion(normalization="l2")
-    assert str(unknown.value) == "Unknown normalization 'l2'; choose one of minmax, zscore."
+    assert str(unknown.value) == "Unknown normalization 'l2'; choose one of dbsf, minmax, zscore."

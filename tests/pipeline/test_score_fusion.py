@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rerank_plus import BM25Reranker, Pipeline, ReciprocalRankFusion, WeightedFusion
 from rerank_plus.combine import build_fusion, min_max, z_score
+from rerank_plus.combine.normalize import three_sigma
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 pairs = st.integers(min_value=0, max_value=30).flatmap(
@@ -20,7 +21,7 @@ fusions = st.one_of(
     st.builds(
         WeightedFusion,
         alpha=st.floats(min_value=0, max_value=1),
-        normalization=st.sampled_from(["minmax", "zscore"]),
+        normalization=st.sampled_from(["minmax", "zscore", "dbsf"]),
     ),
     st.builds(
         ReciprocalRankFusion, k=st.integers(min_value=0, max_value=100), alpha=st.floats(0, 1)
@@ -72,7 +73,7 @@ def test_zscore_resists_one_outlier_better_than_minmax() -> None:
     [
         ({"method": "borda"}, "Unknown fusion 'borda'; choose one of adaptive, rrf, weighted"),
         ({"method": "weighted", "alpha": 1.5}, r"alpha must be a number in \[0, 1\]"),
-        ({"method": "weighted", "normalization": "l2"}, "choose one of minmax, zscore"),
+        ({"method": "weighted", "normalization": "l2"}, "choose one of dbsf, minmax, zscore"),
         ({"method": "rrf", "k": -1}, "k must be an int >= 0"),
         ({"method": "rrf", "beta": 1}, "Bad options for fusion 'rrf'"),
     ],
@@ -118,3 +119,13 @@ def test_pipeline_never_mutates_its_inputs(bm25: BM25Reranker) -> None:
         "cat", docs, first_stage_scores=first, metadata=metadata
     )
     assert (docs, first, metadata) == copies
+
+
+def test_three_sigma_is_linear_within_three_deviations_and_clipped_beyond() -> None:
+    values = [0.0] * 9 + [10.0]  # mean 1, deviation 3: the outlier sits 3 deviations up
+    normalized = three_sigma(values)
+    assert normalized[-1] == 1.0 and normalized[0] == pytest.approx(0.5 - 1 / 18)
+    # where the normal CDF flattens, three sigma keeps the gaps: z = 1, 2, 3 step evenly
+    a, b, c = three_sigma([-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0])[4:]
+    assert b - a == pytest.approx(c - b)
+    assert three_sigma([-2.0]) == [0.5] and three_sigma([]) == []

@@ -78,8 +78,28 @@ def z_score(values: Sequence[float]) -> list[float]:
     return [0.5 * (1.0 + math.erf((value - mean) / deviation / math.sqrt(2.0))) for value in values]
 
 
+def three_sigma(values: Sequence[float]) -> list[float]:
+    """``mean - 3 std`` -> 0 and ``mean + 3 std`` -> 1, linearly, clipped: the normalization of
+    distribution-based score fusion (DBSF, as Qdrant fuses hybrid search).
+
+    Linear where :func:`z_score`'s CDF flattens: a candidate three deviations above the rest
+    keeps its lead over one at two, which the CDF nearly erases (0.999 against 0.977).
+
+    >>> [round(v, 3) for v in three_sigma([1.0, 2.0, 3.0])]
+    [0.296, 0.5, 0.704]
+    """
+    if not values:
+        return []
+    values = _rescaled(values)
+    mean = math.fsum(values) / len(values)
+    deviation = math.sqrt(math.fsum((value - mean) ** 2 for value in values) / len(values))
+    if not deviation > 0:
+        return [0.5] * len(values)
+    return [min(1.0, max(0.0, 0.5 + (value - mean) / (6.0 * deviation))) for value in values]
+
+
 #: Normalization methods by the name configurations use.
-NORMALIZERS: dict[str, Normalizer] = {"minmax": min_max, "zscore": z_score}
+NORMALIZERS: dict[str, Normalizer] = {"minmax": min_max, "zscore": z_score, "dbsf": three_sigma}
 
 
 def get_normalizer(name: str) -> Normalizer:
