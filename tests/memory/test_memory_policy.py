@@ -24,6 +24,10 @@ def test_ready_made_profiles_follow_the_design() -> None:
     assert detail.band_prior["messages"] > detail.band_prior["top"]
     assert profile.policies["recent"].freshness == {"half_life_days": 1.0, "weight": 2.0}
     assert detail.safe_drill and not synthesis.safe_drill
+    # detail locates regions (a window, its best message, its neighbours) with its own fusion
+    assert detail.drill_from == "regions" and 0 < detail.neighbour_weight < 1
+    assert detail.fusion == {"method": "weighted", "normalization": "dbsf"}
+    assert synthesis.fusion is None and synthesis.drill_from == "top"
 
 
 @pytest.mark.parametrize(
@@ -80,6 +84,18 @@ def test_a_memory_section_overrides_one_intent_and_the_tiers(tmp_path: Path) -> 
         (
             {"memory": {"entity": {"drill_m": {"small": -1, "medium": 1, "large": 1}}}},
             "memory.entity.drill_m.small must be an int >= 0, got -1.",
+        ),
+        (
+            {"memory": {"detail": {"drill_from": "messages"}}},
+            "memory.detail.drill_from must be one of top, windows, regions, got 'messages'.",
+        ),
+        (
+            {"memory": {"detail": {"neighbour_weight": 1.5}}},
+            "memory.detail.neighbour_weight must be a number in [0, 1], got 1.5.",
+        ),
+        (
+            {"memory": {"detail": {"fusion": {"method": "weighted", "normalization": "l2"}}}},
+            "memory.detail.fusion: Unknown normalization 'l2'; choose one of dbsf, minmax",
         ),
     ],
 )

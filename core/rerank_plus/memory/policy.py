@@ -25,8 +25,12 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
 * ``mmr_lambda``: relevance against novelty in :class:`~rerank_plus.MaximalMarginalRelevance`.
 * ``overview_items``: per size tier (small, medium, large), how many high-level summaries the
   overview holds at most.
+* ``fusion``: the light stage's fusion for this intent (the library's fusion options, see
+  :func:`~rerank_plus.combine.build_fusion`), or None for the profile's ``fusion``.
 * ``drill_from``: where the drill-down starts: ``top`` (the highest level: breadth for broad
-  questions) or ``windows`` (the best window summaries: where a precise answer sits);
+  questions), ``windows`` (the best window summaries) or ``regions`` (windows ranked with
+  their best message and their neighbours, :mod:`rerank_plus.memory.locate`: where a precise
+  answer sits); ``neighbour_weight``, how much a window's neighbours add to its region score;
   ``drill_picks`` per tier, how many items it starts from; ``drill_m`` per tier, how many
   items each cover group may give; ``drill_order``: ``round_robin`` across groups (breadth) or
   ``grouped`` (the best group's items first: a contiguous stretch of the conversation);
@@ -44,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rerank_plus.combine.registry import build_fusion
 from rerank_plus.compose.profiles import read_config
 from rerank_plus.memory.query.intent import INTENTS
 
@@ -54,6 +59,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     # quotes drilled from the top (their own words carry more of what an answer names).
     "synthesis": {
         "quotas": {"overview": 0.7, "extracts": 0.1, "quotes": 0.2},
+        "fusion": None,
         "fill_order": ["overview", "extracts", "quotes"],
         "show_order": ["overview", "extracts", "quotes"],
         "band_prior": {"top": 1.3, "upper": 1.15, "windows": 1.0, "messages": 0.9},
@@ -63,6 +69,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "overview_items": {"small": 3, "medium": 4, "large": 4},
         "drill_m": {"small": 2, "medium": 3, "large": 4},
         "drill_from": "top",
+        "neighbour_weight": 0.0,
         "drill_picks": {"small": 4, "medium": 6, "large": 8},
         "drill_order": "round_robin",
         "grow": 0,
@@ -73,6 +80,8 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     # what the quotes leave: on QMSum's train meetings every share given to them cost recall.
     "detail": {
         "quotas": {"overview": 0.0, "extracts": 0.0, "quotes": 1.0},
+        # three-deviation normalization keeps a message far above the rest ahead (see locate)
+        "fusion": {"method": "weighted", "normalization": "dbsf"},
         "fill_order": ["quotes", "extracts", "overview"],
         "show_order": ["quotes", "extracts", "overview"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.2},
@@ -83,7 +92,8 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         # small: the best window and the next one, a few messages each, so that the best
         # messages found anywhere still fit (more hits at 700 tokens, the same recall)
         "drill_m": {"small": 8, "medium": 20, "large": 30},
-        "drill_from": "windows",
+        "drill_from": "regions",
+        "neighbour_weight": 0.25,
         "drill_picks": {"small": 2, "medium": 6, "large": 10},
         "drill_order": "grouped",
         "grow": 2,
@@ -93,6 +103,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     # "What's new": the latest windows and messages first.
     "recent": {
         "quotas": {"overview": 0.2, "extracts": 0.4, "quotes": 0.4},
+        "fusion": None,
         "fill_order": ["quotes", "extracts", "overview"],
         "show_order": ["overview", "extracts", "quotes"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.1},
@@ -102,6 +113,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "overview_items": {"small": 1, "medium": 1, "large": 2},
         "drill_m": {"small": 8, "medium": 12, "large": 20},
         "drill_from": "windows",
+        "neighbour_weight": 0.0,
         "drill_picks": {"small": 2, "medium": 4, "large": 8},
         "drill_order": "grouped",
         "grow": 0,
@@ -111,6 +123,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     # "Where do we talk about X": messages naming X first, then what is semantically close.
     "entity": {
         "quotas": {"overview": 0.2, "extracts": 0.3, "quotes": 0.5},
+        "fusion": None,
         "fill_order": ["quotes", "extracts", "overview"],
         "show_order": ["quotes", "extracts", "overview"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.05, "messages": 1.2},
@@ -120,6 +133,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "overview_items": {"small": 1, "medium": 2, "large": 2},
         "drill_m": {"small": 12, "medium": 20, "large": 30},
         "drill_from": "windows",
+        "neighbour_weight": 0.0,
         "drill_picks": {"small": 3, "medium": 6, "large": 10},
         "drill_order": "grouped",
         "grow": 2,
@@ -137,6 +151,7 @@ class IntentPolicy:
 
     intent: str
     quotas: Mapping[str, float]
+    fusion: Mapping[str, Any] | str | None
     fill_order: tuple[str, ...]
     show_order: tuple[str, ...]
     band_prior: Mapping[str, float]
@@ -145,6 +160,7 @@ class IntentPolicy:
     mmr_lambda: float
     overview_items: Mapping[str, int]
     drill_from: str
+    neighbour_weight: float
     drill_picks: Mapping[str, int]
     drill_m: Mapping[str, int]
     drill_order: str
@@ -169,6 +185,16 @@ def _check_choice(where: str, value: Any, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ValueError(f"{where} must be one of {', '.join(choices)}, got {value!r}.")
     return str(value)
+
+
+def _check_fusion(where: str, value: Any) -> Mapping[str, Any] | str | None:
+    """The fusion options as given, once the library has built a fusion from them."""
+    if value is not None:
+        try:
+            build_fusion(value)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{where}: {error}") from error
+    return value
 
 
 def _block_order(where: str, value: Any) -> tuple[str, ...]:
@@ -209,6 +235,7 @@ def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
     return IntentPolicy(
         intent=intent,
         quotas=quotas,
+        fusion=_check_fusion(f"{where}.fusion", merged["fusion"]),
         fill_order=order,
         show_order=_block_order(f"{where}.show_order", merged["show_order"]),
         band_prior=prior,
@@ -219,7 +246,10 @@ def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
             tier: _check_count(f"{where}.overview_items.{tier}", merged["overview_items"][tier])
             for tier in TIERS
         },
-        drill_from=_check_choice(f"{where}.drill_from", merged["drill_from"], ("top", "windows")),
+        drill_from=_check_choice(
+            f"{where}.drill_from", merged["drill_from"], ("top", "windows", "regions")
+        ),
+        neighbour_weight=_check_share(f"{where}.neighbour_weight", merged["neighbour_weight"]),
         drill_picks={
             tier: _check_count(f"{where}.drill_picks.{tier}", merged["drill_picks"][tier])
             for tier in TIERS

@@ -29,6 +29,7 @@ from rerank_plus.memory.drilldown import drill_down
 from rerank_plus.memory.embedding import as_embedder
 from rerank_plus.memory.index import MemoryIndex
 from rerank_plus.memory.items import MemoryItem
+from rerank_plus.memory.locate import rank_regions
 from rerank_plus.memory.memory import Memory
 from rerank_plus.memory.policy import INTENTS, IntentPolicy, MemoryProfile, memory_profile
 from rerank_plus.memory.query import QueryAnalysis, analyze_query
@@ -204,9 +205,8 @@ class MemoryRetriever:
         if self.memory.depth == 1:
             notes.append("The memory has no summaries: the context quotes raw messages only.")
         allowed = self._filters(analysis, chosen, index.timed, notes, trace)
-        search = LevelSearch(
-            index, self.reranker, policy, self.profile.fusion, moment, analysis.entities
-        )
+        fusion = self.profile.fusion if policy.fusion is None else policy.fusion
+        search = LevelSearch(index, self.reranker, policy, fusion, moment, analysis.entities)
         candidates = self._candidates(
             query, analysis, chosen, policy, tier, search, query_vector, allowed, trace
         )
@@ -298,9 +298,15 @@ class MemoryRetriever:
             )
         start = 0 if depth <= 1 else max(depth - 1, 1) if policy.drill_from == "top" else 1
         grouped = policy.drill_order == "grouped"
-        picks = by_level.get(start, [])[: policy.drill_picks[tier]]
+        ranked = by_level.get(start, [])
+        if start == 1 and policy.drill_from == "regions":
+            ranked = rank_regions(
+                ranked, by_level.get(0, []), self.memory.parents, policy.neighbour_weight
+            )
+            trace.step("regions", top=[(hit.item.id, hit.score) for hit in ranked[:5]])
+        picks = ranked[: policy.drill_picks[tier]]
         if start == 1 and policy.grow:
-            picks = self._grown(by_level.get(start, []), policy.grow)[: policy.drill_picks[tier]]
+            picks = self._grown(ranked, policy.grow)[: policy.drill_picks[tier]]
         drilled = drill_down(
             self.memory,
             search,
@@ -318,7 +324,7 @@ class MemoryRetriever:
                 query,
                 terms,
                 query_vector,
-                by_level.get(start, []),
+                ranked,
                 picks,
                 drilled,
                 policy,
