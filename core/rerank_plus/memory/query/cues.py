@@ -8,14 +8,24 @@ it is in, which the analysis uses when detection is unsure.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
 from rerank_plus.memory.query.folding import fold
-from rerank_plus.memory.query.lexicon import LEXICONS
+from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
 
 #: The kinds of cue matched as plain word lists (see :class:`.lexicon.Lexicon`).
-KINDS = ("summary", "breadth", "scope", "future", "recency", "entity_leads", "name_leads")
+KINDS = (
+    "summary",
+    "breadth",
+    "scope",
+    "future",
+    "recency",
+    "entity_leads",
+    "entity_trails",
+    "name_leads",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +38,32 @@ class Cue:
     end: int
 
 
-def words_pattern(fragments: tuple[str, ...] | list[str], *, whole: bool = True) -> str:
+def words_pattern(
+    fragments: tuple[str, ...] | list[str], *, whole: bool = True, apart: bool = True
+) -> str:
     """One alternation matching any fragment from a word's start (a space allows any
     whitespace), and to a word's end unless ``whole`` is False (entity leads end with the space
-    before the name)."""
+    before the name). Where words are not written ``apart`` (Chinese, Japanese, Thai) a word
+    boundary never falls inside a run of letters, so only digits bound the match."""
     folded = sorted({fold(fragment) for fragment in fragments}, key=len, reverse=True)
     body = "|".join(spaced(fragment) for fragment in folded)
-    return rf"(?<!\w)(?:{body})" + (r"(?!\w)" if whole else "")
+    before, after = (r"(?<!\w)", r"(?!\w)") if apart else (r"(?<!\d)", r"(?!\d)")
+    return rf"{before}(?:{body})" + (after if whole else "")
+
+
+def lexicon_pattern(
+    lexicons: list[Lexicon], fragments: Callable[[Lexicon], tuple[str, ...]], *, whole: bool = True
+) -> str:
+    """:func:`words_pattern` of the ``fragments`` of ``lexicons``, each bounded as its language
+    is written (spaced or not); a pattern that never matches when there are none."""
+    return (
+        "|".join(
+            words_pattern(found, whole=whole, apart=apart)
+            for apart in (True, False)
+            if (found := [f for lex in lexicons if lex.spaced is apart for f in fragments(lex)])
+        )
+        or r"(?!)"
+    )
 
 
 def spaced(fragment: str) -> str:
@@ -47,10 +76,15 @@ def _compiled(kind: str) -> tuple[re.Pattern[str], tuple[tuple[str, re.Pattern[s
     """Every language's ``kind`` cues as one pattern (one scan of the query), and each
     language's own, which say whose a match is."""
     whole = kind not in ("entity_leads", "name_leads")
-    every = [fragment for lexicon in LEXICONS.values() for fragment in getattr(lexicon, kind)]
-    return re.compile(words_pattern(every, whole=whole)), tuple(
-        (language, re.compile(words_pattern(getattr(lexicon, kind), whole=whole)))
+
+    def of_kind(lexicon: Lexicon) -> tuple[str, ...]:
+        return tuple(getattr(lexicon, kind))
+
+    every = re.compile(lexicon_pattern(list(LEXICONS.values()), of_kind, whole=whole))
+    return every, tuple(
+        (language, re.compile(lexicon_pattern([lexicon], of_kind, whole=whole)))
         for language, lexicon in LEXICONS.items()
+        if of_kind(lexicon)
     )
 
 

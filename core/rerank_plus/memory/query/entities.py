@@ -99,6 +99,28 @@ def target_entities(
     return found
 
 
+def preceding_entities(
+    query: str,
+    folded: str,
+    trails: Iterable[Span],
+    stops: Sequence[Span],
+    empty: Callable[[str], bool],
+) -> list[tuple[Span, str]]:
+    """What stands before each entity trail ("预算" of "预算在哪里讨论过"), from the clause's
+    start or the end of a ``stops`` span, without leading and trailing words of no content."""
+    found = []
+    for trail_start, _ in trails:
+        start = max((m.end() for m in _TARGET_END.finditer(folded, 0, trail_start)), default=0)
+        for _, stop_end in stops:
+            if start < stop_end <= trail_start:
+                start = stop_end
+        start, end = _trimmed(folded, start, trail_start, empty)
+        name = query[start:end].strip(" \"'")
+        if name:
+            found.append(((start, end), name))
+    return found
+
+
 def looks_like_a_name(
     query: str, span: Span, names: tuple[str, ...], quotes: Iterable[Span]
 ) -> bool:

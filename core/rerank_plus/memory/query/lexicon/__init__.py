@@ -5,9 +5,12 @@ query (:mod:`.folding`: no accents, word-inner apostrophes and hyphens as spaces
 "aujourd hui" and "parle t on"; accents may be kept, they are folded too). Inflection is
 covered by stems ("summar\\w*", "résum\\w*") or listed forms. Placeholders in templates:
 ``<N>`` a number (digits or a number word of the language), ``<UNIT>`` a unit of time,
-``<PERIOD>`` week, month or year, ``<WEEKDAY>`` a day name, ``<MONTH>`` a month name,
-``<DAY>`` a day of the month (1-31), ``<YEAR>`` four digits. A space is one or more
-whitespace characters, " ?" any or none.
+``<PERIOD>`` week, month or year, ``<WEEKDAY>`` a day name, ``<MONTH>`` a month name, ``<DAY>``
+a day of the month (1-31), ``<YEAR>`` four digits, ``<HOUR>`` and ``<MINUTE>`` a clock time's
+digits, ``<PM>`` after the words that put it past noon. A space is one or more whitespace
+characters, " ?" any or none. In a language written without spaces (``spaced=False``) fragments
+match inside a run of letters, so they are written as whole words, without open stems like
+``\\w*``.
 
 The tables are the common ways each language asks these things, written from the languages'
 usage, not from any evaluation set. Adding a language is adding one :class:`Lexicon`, in a
@@ -19,10 +22,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from rerank_plus.memory.query.lexicon.chinese import CHINESE
 from rerank_plus.memory.query.lexicon.english import ENGLISH
 from rerank_plus.memory.query.lexicon.french import FRENCH
 from rerank_plus.memory.query.lexicon.german import GERMAN
 from rerank_plus.memory.query.lexicon.italian import ITALIAN
+from rerank_plus.memory.query.lexicon.japanese import JAPANESE
 from rerank_plus.memory.query.lexicon.portuguese import PORTUGUESE
 from rerank_plus.memory.query.lexicon.spanish import SPANISH
 from rerank_plus.memory.query.lexicon.table import Lexicon
@@ -38,5 +43,7 @@ LEXICONS: Mapping[str, Lexicon] = MappingProxyType(
         "es": SPANISH,
         "it": ITALIAN,
         "pt": PORTUGUESE,
+        "zh": CHINESE,
+        "ja": JAPANESE,
     }
 )

@@ -58,6 +58,18 @@ class Lexicon:
     current_period: tuple[str, ...]
     #: words that may lead a clock time ("at", "à", "um").
     clock_leads: tuple[str, ...] = field(default=())
+    #: a clock time in the language's own words ("14点05分", "下午3点"): templates with <HOUR>,
+    #: an optional <MINUTE> and <PM> (digits "14:05" are read in every language).
+    clock_times: tuple[str, ...] = field(default=())
+    #: Words before which the entity a query is about stands, where a language names it first
+    #: ("预算在哪里讨论过", "予算についてどこで").
+    entity_trails: tuple[str, ...] = field(default=())
+    #: "since" written after the time ("昨天以来", "昨日から"): the time before it starts an
+    #: open window.
+    since_after: tuple[str, ...] = field(default=())
+    #: False where words are not written apart (Chinese, Japanese, Thai): no word boundary
+    #: falls inside a run of their letters, so their cues match anywhere in it.
+    spaced: bool = True
     #: January first, every form (abbreviations too: they only count next to a day or year).
     months: tuple[str, ...] = field(default=())
     #: a month without a day ("in May", "May 2024"): templates with <MONTH> and <YEAR>; a lead
