@@ -17,7 +17,8 @@ from functools import lru_cache
 
 from rerank_plus.memory.query.folding import fold
 
-_WORD = re.compile(r"\w+")
+#: A word: letters and digits, with the Thai vowel and tone marks inside it (not ``\w``).
+_WORD = re.compile(r"\w[\w\u0e31\u0e34-\u0e3a\u0e47-\u0e4e]*")
 #: A word as written: letters first, then letters, digits, inner apostrophes or hyphens.
 _NAME_WORD = re.compile(r"[^\W\d_][\w]*(?:['\u2019\-][\w]+)*")
 _QUOTED = (re.compile(r'"([^"]+)"'), re.compile(r"(?<!\w)'([^']+)'(?!\w)"))

@@ -22,15 +22,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from rerank_plus.memory.query.lexicon.arabic import ARABIC
 from rerank_plus.memory.query.lexicon.chinese import CHINESE
 from rerank_plus.memory.query.lexicon.english import ENGLISH
 from rerank_plus.memory.query.lexicon.french import FRENCH
 from rerank_plus.memory.query.lexicon.german import GERMAN
+from rerank_plus.memory.query.lexicon.greek import GREEK
 from rerank_plus.memory.query.lexicon.italian import ITALIAN
 from rerank_plus.memory.query.lexicon.japanese import JAPANESE
 from rerank_plus.memory.query.lexicon.portuguese import PORTUGUESE
+from rerank_plus.memory.query.lexicon.russian import RUSSIAN
 from rerank_plus.memory.query.lexicon.spanish import SPANISH
 from rerank_plus.memory.query.lexicon.table import Lexicon
+from rerank_plus.memory.query.lexicon.thai import THAI
 
 __all__ = ["LEXICONS", "Lexicon"]
 
@@ -45,5 +49,9 @@ LEXICONS: Mapping[str, Lexicon] = MappingProxyType(
         "pt": PORTUGUESE,
         "zh": CHINESE,
         "ja": JAPANESE,
+        "ar": ARABIC,
+        "el": GREEK,
+        "ru": RUSSIAN,
+        "th": THAI,
     }
 )
