@@ -71,33 +71,54 @@ def spaced(fragment: str) -> str:
     return fragment.replace(" ?", r"\s*").replace(" ", r"\s+")
 
 
+@dataclass(frozen=True)
+class _Group:
+    """The ``kind`` cues of the languages written in one script, as one pattern (one scan of
+    the query), each language's own (which say whose a match is), and the script's letters,
+    without which the group is not tried (None: always tried)."""
+
+    script: re.Pattern[str] | None
+    merged: re.Pattern[str]
+    languages: tuple[tuple[str, re.Pattern[str]], ...]
+
+
 @cache
-def _compiled(kind: str) -> tuple[re.Pattern[str], tuple[tuple[str, re.Pattern[str]], ...]]:
-    """Every language's ``kind`` cues as one pattern (one scan of the query), and each
-    language's own, which say whose a match is."""
+def _compiled(kind: str) -> tuple[_Group, ...]:
     whole = kind not in ("entity_leads", "name_leads")
 
     def of_kind(lexicon: Lexicon) -> tuple[str, ...]:
         return tuple(getattr(lexicon, kind))
 
-    every = re.compile(lexicon_pattern(list(LEXICONS.values()), of_kind, whole=whole))
-    return every, tuple(
-        (language, re.compile(lexicon_pattern([lexicon], of_kind, whole=whole)))
-        for language, lexicon in LEXICONS.items()
-        if of_kind(lexicon)
-    )
+    scripts = dict.fromkeys(lexicon.script for lexicon in LEXICONS.values())
+    groups = []
+    for script in scripts:
+        members = {code: lex for code, lex in LEXICONS.items() if lex.script == script}
+        groups.append(
+            _Group(
+                re.compile(f"[{script}]") if script else None,
+                re.compile(lexicon_pattern(list(members.values()), of_kind, whole=whole)),
+                tuple(
+                    (code, re.compile(lexicon_pattern([lexicon], of_kind, whole=whole)))
+                    for code, lexicon in members.items()
+                    if of_kind(lexicon)
+                ),
+            )
+        )
+    return tuple(groups)
 
 
 def find_cues(folded: str, kind: str) -> list[Cue]:
     """Every ``kind`` cue in ``folded`` (a :func:`fold`-ed query), once per language it is a
-    cue of ("meeting" is English and German)."""
-    merged, languages = _compiled(kind)
-    return [
+    cue of ("meeting" is English and German), in the query's order."""
+    found = [
         Cue(kind, language, match.start(), match.end())
-        for match in merged.finditer(folded)
-        for language, pattern in languages
+        for group in _compiled(kind)
+        if group.script is None or group.script.search(folded)
+        for match in group.merged.finditer(folded)
+        for language, pattern in group.languages
         if _same_span(pattern.match(folded, match.start()), match.end())
     ]
+    return sorted(found, key=lambda cue: cue.start)
 
 
 def _same_span(match: re.Match[str] | None, end: int) -> bool:

@@ -73,6 +73,9 @@ class _LanguagePatterns:
     """One language's time patterns, compiled, with the tables that read their groups."""
 
     language: str
+    #: The letters of the language's script, without which none of its patterns can match
+    #: (None: any query may hold them).
+    script: re.Pattern[str] | None
     #: Words without which none of the patterns can match: most queries name no time, and one
     #: search for these spares the dozen pattern scans.
     trigger: re.Pattern[str]
@@ -124,6 +127,7 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
     trigger = words_pattern([f"(?:{words})" for words in trigger_words], apart=apart)
     return _LanguagePatterns(
         language,
+        re.compile(f"[{lexicon.script}]") if lexicon.script else None,
         re.compile(trigger + (r"|\d" if lexicon.clock_times else "")),
         tuple(patterns),
         _alternation(dict(lexicon.units)),
@@ -267,6 +271,8 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
 def find_expressions(folded: str) -> list[Expression]:
     found: list[Expression] = []
     for patterns in _all_patterns():
+        if patterns.script is not None and patterns.script.search(folded) is None:
+            continue
         if patterns.trigger.search(folded) is None:
             continue
         for kind, pattern in patterns.patterns:

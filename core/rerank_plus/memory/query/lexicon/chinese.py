@@ -7,7 +7,7 @@ words; the scope list holds the rest of what a general question says ("一下", 
 
 from __future__ import annotations
 
-from rerank_plus.memory.query.lexicon.han_numbers import han_numbers
+from rerank_plus.memory.query.lexicon.han import HAN, han_numbers
 from rerank_plus.memory.query.lexicon.table import Lexicon, _frozen
 
 #: The measure word between a number and its unit ("三个小时").
@@ -106,6 +106,7 @@ CHINESE = Lexicon(
         r"[说說讲講谈談聊提做][了过過]",
         r"[说說讲講谈談聊]一下",
         r"一下",
+        r"[一几幾两兩三]句[话話]",
         r"[简簡][单單要短]",
         r"做出",
         r"做一?[个個]",
@@ -238,4 +239,5 @@ CHINESE = Lexicon(
     month_alone=(r"(?:<YEAR>年)?<MONTH>(?:份)?",),
     day_dates=(r"(?:<YEAR>年)?<MONTH><DAY>[日号號]",),
     spaced=False,
+    script=HAN,
 )

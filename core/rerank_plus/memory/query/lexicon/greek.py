@@ -12,6 +12,9 @@ from rerank_plus.memory.query.lexicon.table import Lexicon, _frozen
 #: The articles and "in/at the" that lead a time ("την", "στις", "το").
 _THE = r"(?:(?:την|τον|το|τη|τις|τα|στην|στον|στο|στη|στις|στα|κατα|μεσα σε|μεσα|σε) )?"
 
+#: The article of a day's name ("τη Δευτέρα", "το Σάββατο"), so that "από" reaches it.
+_DAY_THE = r"(?:(?:την?|το|της|του) )?"
+
 GREEK = Lexicon(
     summary=(
         r"συνοψ\w*",
@@ -165,15 +168,15 @@ GREEK = Lexicon(
     day_parts=((r"αποψε", 0, "evening"),),
     part_joiner=r" (?:το |τη |την )?",
     weekdays=(
-        r"δευτερα[σς]?",
-        r"τριτη[σς]?",
-        r"τεταρτη[σς]?",
-        r"πεμπτη[σς]?",
-        r"παρασκευη[σς]?",
-        r"σαββατ(?:ο|ου)",
-        r"κυριακη[σς]?",
+        _DAY_THE + r"δευτερα[σς]?",
+        _DAY_THE + r"τριτη[σς]?",
+        _DAY_THE + r"τεταρτη[σς]?",
+        _DAY_THE + r"πεμπτη[σς]?",
+        _DAY_THE + r"παρασκευη[σς]?",
+        _DAY_THE + r"σαββατ(?:ο|ου)",
+        _DAY_THE + r"κυριακη[σς]?",
     ),
-    previous_weekday=(_THE + r"(?:περασμεν|προηγουμεν)\w* <WEEKDAY>",),
+    previous_weekday=(r"(?:την? |το )?(?:περασμεν|προηγουμεν)\w* <WEEKDAY>",),
     periods=_frozen({"week": r"εβδομαδα", "month": r"μηνα[σς]?", "year": r"χρονια|χρονο|ετο[σς]"}),
     previous_period=(_THE + r"(?:περασμεν|προηγουμεν)\w* <PERIOD>",),
     current_period=(
@@ -200,4 +203,5 @@ GREEK = Lexicon(
         r"<MONTH> (?:του )?<YEAR>",
     ),
     day_dates=(r"<DAY> <MONTH>(?: <YEAR>)?",),
+    script="\u0370-\u03ff\u1f00-\u1fff",
 )

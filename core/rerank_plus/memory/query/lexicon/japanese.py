@@ -8,7 +8,7 @@ folded alike, so they are written as usual.
 
 from __future__ import annotations
 
-from rerank_plus.memory.query.lexicon.han_numbers import han_numbers
+from rerank_plus.memory.query.lexicon.han import HAN, han_numbers
 from rerank_plus.memory.query.lexicon.table import Lexicon, _frozen
 
 #: The ways of writing the counter of months ("3か月", "3ヶ月").
@@ -26,8 +26,7 @@ JAPANESE = Lexicon(
         r"概要",
         r"総括",
         r"概説",
-        r"振り返",
-        r"振返",
+        r"振り?返(?:って|り|る)?",
         r"おさらい",
         r"ざっくり",
         r"かいつまんで",
@@ -71,7 +70,7 @@ JAPANESE = Lexicon(
         r"ミーティング",
         r"打ち合わせ",
         r"打合せ",
-        r"話し合",
+        r"話し合[いうえわっ]?",
         r"議論",
         r"討論",
         r"検討",
@@ -144,6 +143,8 @@ JAPANESE = Lexicon(
         r"簡単[にな]",
         r"説明",
         r"され",
+        r"われ",
+        r"てい",
         r"しました",
         r"します",
         r"して",
@@ -236,4 +237,5 @@ JAPANESE = Lexicon(
     month_alone=(r"(?:<YEAR>年)?<MONTH>",),
     day_dates=(r"(?:<YEAR>年)?<MONTH><DAY>日",),
     spaced=False,
+    script="\u3040-\u30ff" + HAN,  # kana, then kanji
 )

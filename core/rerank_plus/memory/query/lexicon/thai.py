@@ -108,6 +108,7 @@ THAI = _as_read(
             r"(?:พวก)?เรา",
             r"ช่วย",
             r"หน่อย",
+            r"ให้ฟัง",
             r"ขอบคุณ",
             r"ครับ",
             r"ค่ะ",
@@ -217,5 +218,6 @@ THAI = _as_read(
         month_alone=(r"(?:เดือน\s*)?<MONTH>",),
         day_dates=(r"(?:วันที่\s*)?<DAY>\s*<MONTH>",),
         spaced=False,
+        script="\u0e00-\u0e7f",
     )
 )
