@@ -35,9 +35,9 @@ def _alternation(mapping: dict[Any, str] | Any) -> list[tuple[Any, re.Pattern[st
     return [(key, re.compile(rf"(?:{fold(words)})$")) for key, words in mapping.items()]
 
 
-def _number_pattern(lexicon: Lexicon) -> str:
+def _number_pattern(lexicon: Lexicon, group: str = "n", digits: str = r"\d{1,4}") -> str:
     words = sorted((fold(word) for word in lexicon.numbers), key=len, reverse=True)
-    return r"(?P<n>\d{1,4}|" + "|".join(w.replace(" ", r"\s+") for w in words) + ")"
+    return rf"(?P<{group}>{digits}|" + "|".join(w.replace(" ", r"\s+") for w in words) + ")"
 
 
 def _expand(template: str, lexicon: Lexicon) -> str:
@@ -54,7 +54,7 @@ def _expand(template: str, lexicon: Lexicon) -> str:
         .replace("<month>", rf"(?P<month>{months})")
         .replace("<day>", r"(?P<d>[0-3]?\d)")
         .replace("<year>", r"(?P<y>\d{4})")
-        .replace("<hour>", r"(?P<h>[01]?\d|2[0-3])")
+        .replace("<hour>", _number_pattern(lexicon, "h", r"[01]?\d|2[0-3]"))
         .replace("<minute>", r"(?P<mi>[0-5]?\d)")
         .replace("<pm>", r"(?P<pm>)")
     )
@@ -124,11 +124,13 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
         *(words for words, _, _ in lexicon.day_parts),
         *lexicon.months,
     ]
+    if lexicon.clock_times:  # a clock's hour, in digits or words ("14点", "三点")
+        trigger_words += [r"\d+", *map(re.escape, lexicon.numbers)]
     trigger = words_pattern([f"(?:{words})" for words in trigger_words], apart=apart)
     return _LanguagePatterns(
         language,
         re.compile(f"[{lexicon.script}]") if lexicon.script else None,
-        re.compile(trigger + (r"|\d" if lexicon.clock_times else "")),
+        re.compile(trigger),
         tuple(patterns),
         _alternation(dict(lexicon.units)),
         _alternation(dict(lexicon.periods)),
@@ -255,9 +257,12 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
         return {"period": _lookup(patterns.periods, groups["period"])}
     if kind in ("weekday", "previous_weekday"):
         return {"weekday": _lookup(patterns.weekdays, groups["weekday"])}
-    if kind == "clock":
+    if kind == "clock":  # the hour in digits or words ("三点"): a number past 23 is no hour
+        hour = _number(patterns, groups["h"])
         pm = groups.get("pm") is not None
-        return {"h": groups["h"], "mi": groups.get("mi"), "ap": "pm" if pm else None}
+        return (
+            None if hour > 23 else {"h": hour, "mi": groups.get("mi"), "ap": "pm" if pm else None}
+        )
     if kind == "day":
         return {"offset": _lookup(patterns.days, groups["day"])}
     if kind == "day_part":

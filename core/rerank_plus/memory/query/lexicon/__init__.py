@@ -6,11 +6,11 @@ query (:mod:`.folding`: no accents, word-inner apostrophes and hyphens as spaces
 covered by stems ("summar\\w*", "résum\\w*") or listed forms. Placeholders in templates:
 ``<N>`` a number (digits or a number word of the language), ``<UNIT>`` a unit of time,
 ``<PERIOD>`` week, month or year, ``<WEEKDAY>`` a day name, ``<MONTH>`` a month name, ``<DAY>``
-a day of the month (1-31), ``<YEAR>`` four digits, ``<HOUR>`` and ``<MINUTE>`` a clock time's
-digits, ``<PM>`` after the words that put it past noon. A space is one or more whitespace
-characters, " ?" any or none. In a language written without spaces (``spaced=False``) fragments
-match inside a run of letters, so they are written as whole words, without open stems like
-``\\w*``.
+a day of the month (1-31), ``<YEAR>`` four digits, ``<HOUR>`` (digits or a number word) and
+``<MINUTE>`` (digits) a clock time, ``<PM>`` after the words that put it past noon. A space is
+one or more whitespace characters, " ?" any or none. In a language written without spaces
+(``spaced=False``) fragments match inside a run of letters, so they are written as whole words,
+without open stems like ``\\w*``.
 
 The tables are the common ways each language asks these things, written from the languages'
 usage, not from any evaluation set. Adding a language is adding one :class:`Lexicon`, in a

@@ -191,8 +191,11 @@ ARABIC = Lexicon(
     periods=_frozen(
         {"week": r"(?:ال)?اسبوع", "month": r"(?:ال)?شهر", "year": r"(?:ال)?سن[ةه]|(?:ال)?عام"}
     ),
-    previous_period=(r"<PERIOD> (?:ال)?(?:ماضي|سابق)[ةه]?",),
-    current_period=(r"(?:هذا|هذه) <PERIOD>", r"<PERIOD> (?:ال)?حالي[ةه]?"),
+    previous_period=(r"(?:(?:في|خلال) )?<PERIOD> (?:ال)?(?:ماضي|سابق)[ةه]?",),
+    current_period=(
+        r"(?:(?:في|خلال) )?(?:هذا|هذه) <PERIOD>",
+        r"(?:(?:في|خلال) )?<PERIOD> (?:ال)?حالي[ةه]?",
+    ),
     clock_leads=(r"الساع[ةه]", r"في", r"عند", r"حوالي"),
     months=(
         r"يناير|كانون الثاني",

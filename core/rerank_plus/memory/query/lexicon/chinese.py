@@ -26,6 +26,10 @@ _WHERE_SAID = (
     + r"(?:了|[过過]|到)*(?:的)?"
 )
 
+#: A part of the day followed by an hour ("下午3点") belongs to the clock time, which it
+#: puts in the afternoon, not to the day ("今天下午").
+_NO_HOUR = r"(?![\d一二三四五六七八九十两兩])"
+
 CHINESE = Lexicon(
     summary=(
         r"[总總]结",
@@ -119,7 +123,7 @@ CHINESE = Lexicon(
         r"哪些",
         r"什[么麼]",
         r"[我你他][们們]的?",
-        r"[请請]",
+        r"[请請](?=[你您帮幫给給总總概归歸简簡列说說讲講介问問])",
         r"[帮幫][我忙]",
         r"[给給]我",
         r"能不能",
@@ -157,7 +161,7 @@ CHINESE = Lexicon(
         r"新[动動]态|新動態",
         r"新情[况況]",
         r"有(?:什[么麼]|啥|没有|沒有)新",
-        r"有(?:什[么麼]|啥|哪些)(?:更新|[变變]化)",
+        r"有(?:什[么麼]|啥|哪些)(?:更新|[变變]化|新?[进進]展)",
         r"什[么麼][变變]了",
         r"[错錯]过了什[么麼]|錯過了什麼",
         r"刚才|剛才",
@@ -190,9 +194,9 @@ CHINESE = Lexicon(
     days=_frozen({0: r"今天|今日", -1: r"昨天|昨日", -2: r"前天"}),
     parts=_frozen(
         {
-            "morning": r"早上|上午|早晨",
-            "afternoon": r"下午",
-            "evening": r"晚上|傍晚",
+            "morning": r"(?:早上|上午|早晨)" + _NO_HOUR,
+            "afternoon": r"下午" + _NO_HOUR,
+            "evening": r"(?:晚上|傍晚)" + _NO_HOUR,
             "night": r"夜里|夜裡|夜[间間]|深夜|半夜",
         }
     ),

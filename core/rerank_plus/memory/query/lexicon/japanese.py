@@ -17,6 +17,9 @@ _MONTHS_COUNTER = r"[かヶカケヵ箇]月"
 #: "where": before the entity ("どこで予算の話が出ましたか") or after it ("予算についてどこで").
 _WHERE = r"(?:どこ|どの(?:会議|部分|辺|あたり))(?:で|に)(?:は)?"
 
+#: "午後" followed by an hour ("午後3時") belongs to the clock time, not to the day.
+_NO_HOUR = r"(?![\d一二三四五六七八九十])"
+
 JAPANESE = Lexicon(
     summary=(
         r"まとめ",
@@ -193,7 +196,12 @@ JAPANESE = Lexicon(
     last_n=(r"(?:過去|ここ|最近|直近|この)(?:の)?<N><UNIT>", r"<N><UNIT>以内"),
     days=_frozen({0: r"今日|本日|きょう", -1: r"昨日|きのう", -2: r"一昨日|おととい"}),
     parts=_frozen(
-        {"morning": r"朝|午前", "afternoon": r"午後", "evening": r"夕方|晩", "night": r"夜"}
+        {
+            "morning": r"朝|午前" + _NO_HOUR,
+            "afternoon": r"午後" + _NO_HOUR,
+            "evening": r"夕方|晩",
+            "night": r"夜",
+        }
     ),
     day_parts=(
         (r"今朝", 0, "morning"),
