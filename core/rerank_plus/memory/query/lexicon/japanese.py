@@ -14,8 +14,9 @@ from rerank_plus.memory.query.lexicon.table import Lexicon, _frozen
 #: The ways of writing the counter of months ("3か月", "3ヶ月").
 _MONTHS_COUNTER = r"[かヶカケヵ箇]月"
 
-#: "where": before the entity ("どこで予算の話が出ましたか") or after it ("予算についてどこで").
-_WHERE = r"(?:どこ|どの(?:会議|部分|辺|あたり))(?:で|に)(?:は)?"
+#: "where" ("どこで", not the "どこです" of "where is"): before the entity
+#: ("どこで予算の話が出ましたか") or after it ("予算についてどこで").
+_WHERE = r"(?:どこ|どの(?:会議|部分|辺|あたり))(?:で|に)(?!す)(?:は)?"
 
 #: "午後" followed by an hour ("午後3時") belongs to the clock time, not to the day.
 _NO_HOUR = r"(?![\d一二三四五六七八九十])"
@@ -69,7 +70,7 @@ JAPANESE = Lexicon(
         r"タスク",
     ),
     scope=(
-        r"会議",
+        r"会議(?!室)",
         r"ミーティング",
         r"打ち合わせ",
         r"打合せ",
