@@ -110,10 +110,11 @@ def _compiled(kind: str) -> tuple[_Group, ...]:
 def find_cues(folded: str, kind: str) -> list[Cue]:
     """Every ``kind`` cue in ``folded`` (a :func:`fold`-ed query), once per language it is a
     cue of ("meeting" is English and German), in the query's order."""
+    plain = folded.isascii()  # most queries, once folded: no letter of any other script
     found = [
         Cue(kind, language, match.start(), match.end())
         for group in _compiled(kind)
-        if group.script is None or group.script.search(folded)
+        if group.script is None or (not plain and group.script.search(folded))
         for match in group.merged.finditer(folded)
         for language, pattern in group.languages
         if _same_span(pattern.match(folded, match.start()), match.end())

@@ -275,8 +275,9 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
 
 def find_expressions(folded: str) -> list[Expression]:
     found: list[Expression] = []
+    plain = folded.isascii()
     for patterns in _all_patterns():
-        if patterns.script is not None and patterns.script.search(folded) is None:
+        if patterns.script is not None and (plain or patterns.script.search(folded) is None):
             continue
         if patterns.trigger.search(folded) is None:
             continue
