@@ -255,6 +255,15 @@ def test_time_expressions_resolve_against_now(
     assert (window.start, window.end) == (start, end)
 
 
+def test_known_names_are_found_inside_a_run_of_letters(analyzer: Analyzer) -> None:
+    """No word boundary falls inside "张伟和李娜讨论了预算": a known name is looked up at every
+    character, the longest first ("李娜", not "李")."""
+    names = ("张伟", "李娜", "李", "สมชาย")
+    for query, found in [("张伟和李娜讨论了预算", ("张伟", "李娜")), ("สมชายพูดอะไร", ("สมชาย",))]:
+        qa = analyze_query(query, NOW, analyzer=analyzer, known_entities=names)
+        assert qa.entities == found
+
+
 #: English, French and German questions as the first six lexicons read them: the tables of
 #: other scripts change none of their intents, windows, keywords or entities.
 EARLIER = [
