@@ -84,6 +84,7 @@ class _Group:
 
 @cache
 def _compiled(kind: str) -> tuple[_Group, ...]:
+    """The ``kind`` cues, one group per script."""
     whole = kind not in ("entity_leads", "name_leads")
 
     def of_kind(lexicon: Lexicon) -> tuple[str, ...]:

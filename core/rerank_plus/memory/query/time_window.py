@@ -5,7 +5,8 @@ Conventions:
 
 - Days, weeks (Monday first), months and years are calendar ones in ``now``'s time zone:
   "yesterday" is yesterday 00:00 to today 00:00, "last week" the previous Monday-to-Monday.
-- "since X" opens the window at X's start (``end=None``); so does "in the last 2 hours"
+- "since X" opens the window at X's start (``end=None``), as does "X since" where a language
+  writes it after the time ("昨天以来", "昨日から"); so does "in the last 2 hours"
   (``now - 2h``) and "depuis 3 jours" ("since 3 days": ``now - 3 days``).
 - A clock time ("at 00:18", "à 00h18", "um 15 Uhr") is the most recent such time at or before
   ``now``, to the minute (or the hour when no minutes are given); with a day ("yesterday at
