@@ -17,6 +17,8 @@ def fragments(lexicon: Lexicon) -> list[str]:
     found: list[str] = []
     for spec in fields(lexicon):
         value = getattr(lexicon, spec.name)
+        if isinstance(value, bool):  # how the language is written, not a fragment
+            continue
         if isinstance(value, str):
             found.append(value)
         elif isinstance(value, tuple):

@@ -3,8 +3,8 @@
 ``analyze_query`` gives the intent (which profile and quotas the retriever uses), the keywords
 (the analysis layer's terms, so they match the memory's), the entities, and the time window,
 in every language the lexicons have cues for (English, French, German, Spanish, Italian,
-Portuguese). It is rules and cached lookups only: well under a millisecond once warm
-(benchmarks/memory_query.py).
+Portuguese, Chinese, Japanese, Arabic, Greek, Thai, Russian). It is rules and cached lookups
+only: well under a millisecond once warm (benchmarks/memory_query.py).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from rerank_plus.memory.query.entities import (
     looks_like_a_name,
     merge_entities,
     outside,
+    preceding_entities,
     quoted_entities,
     spelled_as_known,
     target_entities,
@@ -43,7 +44,7 @@ _WORD = re.compile(r"\w+")
 #: The longest window that still names a moment rather than a period.
 PRECISE_WINDOW = timedelta(hours=1)
 #: Cue kinds whose words are not the query's topic (left out of the remainder and keywords).
-_CUE_KINDS = ("summary", "breadth", "recency", "entity_leads", "name_leads")
+_CUE_KINDS = ("summary", "breadth", "recency", "entity_leads", "entity_trails", "name_leads")
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,8 +280,11 @@ def _entities(
         """A word that names nothing: a stop word, a scope word, a letter alone."""
         return len(word) < 2 or word in stops or _is_scope(word)
 
-    targets = target_entities(text, folded, _spans(found["entity_leads"]), times, empty)
-    leads = _texts(text, found["entity_leads"])
+    # Where words are not written apart, a scope word ("について", "的问题") ends a target.
+    ends = times + [(c.start, c.end) for c in found["scope"] if not LEXICONS[c.language].spaced]
+    targets = target_entities(text, folded, _spans(found["entity_leads"]), ends, empty)
+    targets += preceding_entities(text, folded, _spans(found["entity_trails"]), ends, empty)
+    leads = _texts(text, found["entity_leads"] + found["entity_trails"])
     quoted = quoted_entities(text, folded)
     quotes = [span for span, _ in quoted]
     for lead in found["name_leads"]:

@@ -8,14 +8,24 @@ it is in, which the analysis uses when detection is unsure.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
 from rerank_plus.memory.query.folding import fold
-from rerank_plus.memory.query.lexicon import LEXICONS
+from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
 
 #: The kinds of cue matched as plain word lists (see :class:`.lexicon.Lexicon`).
-KINDS = ("summary", "breadth", "scope", "future", "recency", "entity_leads", "name_leads")
+KINDS = (
+    "summary",
+    "breadth",
+    "scope",
+    "future",
+    "recency",
+    "entity_leads",
+    "entity_trails",
+    "name_leads",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +38,32 @@ class Cue:
     end: int
 
 
-def words_pattern(fragments: tuple[str, ...] | list[str], *, whole: bool = True) -> str:
+def words_pattern(
+    fragments: tuple[str, ...] | list[str], *, whole: bool = True, apart: bool = True
+) -> str:
     """One alternation matching any fragment from a word's start (a space allows any
     whitespace), and to a word's end unless ``whole`` is False (entity leads end with the space
-    before the name)."""
+    before the name). Where words are not written ``apart`` (Chinese, Japanese, Thai) a word
+    boundary never falls inside a run of letters, so only digits bound the match."""
     folded = sorted({fold(fragment) for fragment in fragments}, key=len, reverse=True)
     body = "|".join(spaced(fragment) for fragment in folded)
-    return rf"(?<!\w)(?:{body})" + (r"(?!\w)" if whole else "")
+    before, after = (r"(?<!\w)", r"(?!\w)") if apart else (r"(?<!\d)", r"(?!\d)")
+    return rf"{before}(?:{body})" + (after if whole else "")
+
+
+def lexicon_pattern(
+    lexicons: list[Lexicon], fragments: Callable[[Lexicon], tuple[str, ...]], *, whole: bool = True
+) -> str:
+    """:func:`words_pattern` of the ``fragments`` of ``lexicons``, each bounded as its language
+    is written (spaced or not); a pattern that never matches when there are none."""
+    return (
+        "|".join(
+            words_pattern(found, whole=whole, apart=apart)
+            for apart in (True, False)
+            if (found := [f for lex in lexicons if lex.spaced is apart for f in fragments(lex)])
+        )
+        or r"(?!)"
+    )
 
 
 def spaced(fragment: str) -> str:
@@ -42,28 +71,56 @@ def spaced(fragment: str) -> str:
     return fragment.replace(" ?", r"\s*").replace(" ", r"\s+")
 
 
+@dataclass(frozen=True)
+class _Group:
+    """The ``kind`` cues of the languages written in one script, as one pattern (one scan of
+    the query), each language's own (which say whose a match is), and the script's letters,
+    without which the group is not tried (None: always tried)."""
+
+    script: re.Pattern[str] | None
+    merged: re.Pattern[str]
+    languages: tuple[tuple[str, re.Pattern[str]], ...]
+
+
 @cache
-def _compiled(kind: str) -> tuple[re.Pattern[str], tuple[tuple[str, re.Pattern[str]], ...]]:
-    """Every language's ``kind`` cues as one pattern (one scan of the query), and each
-    language's own, which say whose a match is."""
+def _compiled(kind: str) -> tuple[_Group, ...]:
+    """The ``kind`` cues, one group per script."""
     whole = kind not in ("entity_leads", "name_leads")
-    every = [fragment for lexicon in LEXICONS.values() for fragment in getattr(lexicon, kind)]
-    return re.compile(words_pattern(every, whole=whole)), tuple(
-        (language, re.compile(words_pattern(getattr(lexicon, kind), whole=whole)))
-        for language, lexicon in LEXICONS.items()
-    )
+
+    def of_kind(lexicon: Lexicon) -> tuple[str, ...]:
+        return tuple(getattr(lexicon, kind))
+
+    scripts = dict.fromkeys(lexicon.script for lexicon in LEXICONS.values())
+    groups = []
+    for script in scripts:
+        members = {code: lex for code, lex in LEXICONS.items() if lex.script == script}
+        groups.append(
+            _Group(
+                re.compile(f"[{script}]") if script else None,
+                re.compile(lexicon_pattern(list(members.values()), of_kind, whole=whole)),
+                tuple(
+                    (code, re.compile(lexicon_pattern([lexicon], of_kind, whole=whole)))
+                    for code, lexicon in members.items()
+                    if of_kind(lexicon)
+                ),
+            )
+        )
+    return tuple(groups)
 
 
 def find_cues(folded: str, kind: str) -> list[Cue]:
     """Every ``kind`` cue in ``folded`` (a :func:`fold`-ed query), once per language it is a
-    cue of ("meeting" is English and German)."""
-    merged, languages = _compiled(kind)
-    return [
+    cue of ("meeting" is English and German), in the query's order."""
+    plain = folded.isascii()  # most queries, once folded: no letter of any other script
+    found = [
         Cue(kind, language, match.start(), match.end())
-        for match in merged.finditer(folded)
-        for language, pattern in languages
+        for group in _compiled(kind)
+        if group.script is None or (not plain and group.script.search(folded))
+        for match in group.merged.finditer(folded)
+        for language, pattern in group.languages
         if _same_span(pattern.match(folded, match.start()), match.end())
     ]
+    return sorted(found, key=lambda cue: cue.start)
 
 
 def _same_span(match: re.Match[str] | None, end: int) -> bool:

@@ -13,11 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from rerank_plus.memory.query.folding import fold
+from rerank_plus.memory.query.lexicon import LEXICONS
 
-_WORD = re.compile(r"\w+")
+#: A word: letters and digits, with the Thai vowel and tone marks inside it (not ``\w``).
+_WORD = re.compile(r"\w[\w\u0e31\u0e34-\u0e3a\u0e47-\u0e4e]*")
 #: A word as written: letters first, then letters, digits, inner apostrophes or hyphens.
 _NAME_WORD = re.compile(r"[^\W\d_][\w]*(?:['\u2019\-][\w]+)*")
 _QUOTED = (re.compile(r'"([^"]+)"'), re.compile(r"(?<!\w)'([^']+)'(?!\w)"))
@@ -42,6 +44,10 @@ class KnownNames:
 
     spelled: dict[str, str]
     longest: int
+    #: The names written in a script without spaces ("张伟"), looked up at every character of
+    #: a run of letters (no word boundary falls inside it), and their lengths, longest first.
+    inner: dict[str, str]
+    inner_lengths: tuple[int, ...]
 
     def spelling(self, text: str) -> str | None:
         """The caller's spelling of ``text`` when it is a known name."""
@@ -59,7 +65,21 @@ def known_names(names: tuple[str, ...]) -> KnownNames:
         key = _key(name)
         if key:
             spelled.setdefault(key, name.strip())
-    return KnownNames(spelled, max((key.count(" ") + 1 for key in spelled), default=0))
+    inner = {key: name for key, name in spelled.items() if _unspaced_letter().search(key)}
+    return KnownNames(
+        spelled,
+        max((key.count(" ") + 1 for key in spelled), default=0),
+        inner,
+        tuple(sorted({len(key) for key in inner}, reverse=True)),
+    )
+
+
+@cache
+def _unspaced_letter() -> re.Pattern[str]:
+    """A letter of a script written without spaces (Chinese, Japanese, Thai)."""
+    return re.compile(
+        "[" + "".join(lex.script for lex in LEXICONS.values() if not lex.spaced) + "]"
+    )
 
 
 def _trimmed(folded: str, start: int, end: int, empty: Callable[[str], bool]) -> Span:
@@ -99,6 +119,28 @@ def target_entities(
     return found
 
 
+def preceding_entities(
+    query: str,
+    folded: str,
+    trails: Iterable[Span],
+    stops: Sequence[Span],
+    empty: Callable[[str], bool],
+) -> list[tuple[Span, str]]:
+    """What stands before each entity trail ("预算" of "预算在哪里讨论过"), from the clause's
+    start or the end of a ``stops`` span, without leading and trailing words of no content."""
+    found = []
+    for trail_start, _ in trails:
+        start = max((m.end() for m in _TARGET_END.finditer(folded, 0, trail_start)), default=0)
+        for _, stop_end in stops:
+            if start < stop_end <= trail_start:
+                start = stop_end
+        start, end = _trimmed(folded, start, trail_start, empty)
+        name = query[start:end].strip(" \"'")
+        if name:
+            found.append(((start, end), name))
+    return found
+
+
 def looks_like_a_name(
     query: str, span: Span, names: tuple[str, ...], quotes: Iterable[Span]
 ) -> bool:
@@ -132,6 +174,28 @@ def known_entities_in(folded: str, names: tuple[str, ...]) -> list[tuple[Span, s
                 break
         else:
             index += 1
+    if known.inner and not folded.isascii():
+        found += _inside_runs(folded, known, found)
+    return sorted(found)
+
+
+def _inside_runs(
+    folded: str, known: KnownNames, taken: list[tuple[Span, str]]
+) -> list[tuple[Span, str]]:
+    """The names written without spaces inside runs of letters ("张伟说了什么"), the longest
+    first at each character, none overlapping ``taken``."""
+    found: list[tuple[Span, str]] = []
+    start = 0
+    while start < len(folded):
+        for length in known.inner_lengths:
+            span = (start, start + length)
+            name = known.inner.get(folded[start : start + length])
+            if name is not None and all(span[1] <= s or span[0] >= e for (s, e), _ in taken):
+                found.append((span, name))
+                start += length
+                break
+        else:
+            start += 1
     return found
 
 

@@ -11,7 +11,7 @@ from datetime import date
 from functools import cache
 from typing import Any
 
-from rerank_plus.memory.query.cues import spaced, words_pattern
+from rerank_plus.memory.query.cues import lexicon_pattern, spaced, words_pattern
 from rerank_plus.memory.query.folding import fold
 from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
 
@@ -35,9 +35,9 @@ def _alternation(mapping: dict[Any, str] | Any) -> list[tuple[Any, re.Pattern[st
     return [(key, re.compile(rf"(?:{fold(words)})$")) for key, words in mapping.items()]
 
 
-def _number_pattern(lexicon: Lexicon) -> str:
+def _number_pattern(lexicon: Lexicon, group: str = "n", digits: str = r"\d{1,4}") -> str:
     words = sorted((fold(word) for word in lexicon.numbers), key=len, reverse=True)
-    return r"(?P<n>\d{1,4}|" + "|".join(w.replace(" ", r"\s+") for w in words) + ")"
+    return rf"(?P<{group}>{digits}|" + "|".join(w.replace(" ", r"\s+") for w in words) + ")"
 
 
 def _expand(template: str, lexicon: Lexicon) -> str:
@@ -54,11 +54,18 @@ def _expand(template: str, lexicon: Lexicon) -> str:
         .replace("<month>", rf"(?P<month>{months})")
         .replace("<day>", r"(?P<d>[0-3]?\d)")
         .replace("<year>", r"(?P<y>\d{4})")
+        .replace("<hour>", _number_pattern(lexicon, "h", r"[01]?\d|2[0-3]"))
+        .replace("<minute>", r"(?P<mi>[0-5]?\d)")
+        .replace("<pm>", r"(?P<pm>)")
     )
 
 
-def _word(pattern: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w)(?:{pattern})(?!\w)")
+def _word(pattern: str, apart: bool) -> re.Pattern[str]:
+    """``pattern`` as whole words, or, in a language not written ``apart``, not inside a
+    number."""
+    if apart:
+        return re.compile(rf"(?<!\w)(?:{pattern})(?!\w)")
+    return re.compile(rf"(?<!\d)(?:{pattern})(?!\d)")
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,9 @@ class _LanguagePatterns:
     """One language's time patterns, compiled, with the tables that read their groups."""
 
     language: str
+    #: The letters of the language's script, without which none of its patterns can match
+    #: (None: any query may hold them).
+    script: re.Pattern[str] | None
     #: Words without which none of the patterns can match: most queries name no time, and one
     #: search for these spares the dozen pattern scans.
     trigger: re.Pattern[str]
@@ -81,7 +91,9 @@ class _LanguagePatterns:
 
 def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
     def templates(kind: str, items: tuple[str, ...]) -> list[tuple[str, re.Pattern[str]]]:
-        return [(kind, _word(_expand(template, lexicon))) for template in items]
+        return [(kind, _word(_expand(template, lexicon), apart)) for template in items]
+
+    apart = lexicon.spaced
 
     days = "|".join(fold(words) for words in lexicon.days.values())
     parts = "|".join(fold(words) for words in lexicon.parts.values())
@@ -96,12 +108,13 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
         *templates("current_period", lexicon.current_period),
         *templates("month", lexicon.month_alone),
         *templates("day_date", lexicon.day_dates),
-        ("day_part", _word(rf"(?P<day>{days}){joiner}(?P<part>{parts})")),
-        ("day", _word(rf"(?P<day>{days})")),
-        ("weekday", _word(rf"(?P<weekday>{weekdays})")),
+        *templates("clock", lexicon.clock_times),
+        ("day_part", _word(rf"(?P<day>{days}){joiner}(?P<part>{parts})", apart)),
+        ("day", _word(rf"(?P<day>{days})", apart)),
+        ("weekday", _word(rf"(?P<weekday>{weekdays})", apart)),
     ]
     for words, offset, part in lexicon.day_parts:
-        patterns.append((f"fixed_part:{offset}:{part}", _word(spaced(fold(words)))))
+        patterns.append((f"fixed_part:{offset}:{part}", _word(spaced(fold(words)), apart)))
     numbers = {re.sub(r"\s+", " ", fold(word)): value for word, value in lexicon.numbers.items()}
     trigger_words = [
         *lexicon.units.values(),
@@ -111,9 +124,13 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
         *(words for words, _, _ in lexicon.day_parts),
         *lexicon.months,
     ]
+    if lexicon.clock_times:  # a clock's hour, in digits or words ("14点", "三点")
+        trigger_words += [r"\d+", *map(re.escape, lexicon.numbers)]
+    trigger = words_pattern([f"(?:{words})" for words in trigger_words], apart=apart)
     return _LanguagePatterns(
         language,
-        re.compile(words_pattern([f"(?:{words})" for words in trigger_words])),
+        re.compile(f"[{lexicon.script}]") if lexicon.script else None,
+        re.compile(trigger),
         tuple(patterns),
         _alternation(dict(lexicon.units)),
         _alternation(dict(lexicon.periods)),
@@ -170,15 +187,23 @@ def _shared_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
 def connectors() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """ "since" before a time (or leading its match: "since May", where a month needs its
     lead word), "between/from" before a range, "and/to" inside it."""
-    since = [word for lex in LEXICONS.values() for word in lex.since]
+    since = lexicon_pattern(list(LEXICONS.values()), lambda lex: lex.since)
     opening = ["between", "from", "entre", "de", "du", "zwischen", "von", "vom", "desde", "tra",
                "fra", "da", "dal", "dalle"]  # fmt: skip
     inner = ["and", "to", "until", "till", "through", "et", "à", "au", "jusqu à", "und", "bis",
              "y", "hasta", "a", "e", "fino a", "al", "alle", "até"]  # fmt: skip
     return (
-        re.compile(r"(?:" + words_pattern(since) + r"\s+$|^" + words_pattern(since) + r"\s)"),
+        re.compile(rf"(?:(?:{since})\s*$|^(?:{since})\s)"),
         re.compile(words_pattern(opening) + r"\s+$"),
         re.compile(r"^\s*(?:-|" + words_pattern(inner) + r")\s*$"),
+    )
+
+
+@cache
+def since_after() -> re.Pattern[str]:
+    """ "since" after a time ("昨天以来", "昨日から"), matched where the time ends."""
+    return re.compile(
+        r"\s*(?:" + lexicon_pattern(list(LEXICONS.values()), lambda lex: lex.since_after) + ")"
     )
 
 
@@ -232,6 +257,12 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
         return {"period": _lookup(patterns.periods, groups["period"])}
     if kind in ("weekday", "previous_weekday"):
         return {"weekday": _lookup(patterns.weekdays, groups["weekday"])}
+    if kind == "clock":  # the hour in digits or words ("三点"): a number past 23 is no hour
+        hour = _number(patterns, groups["h"])
+        pm = groups.get("pm") is not None
+        return (
+            None if hour > 23 else {"h": hour, "mi": groups.get("mi"), "ap": "pm" if pm else None}
+        )
     if kind == "day":
         return {"offset": _lookup(patterns.days, groups["day"])}
     if kind == "day_part":
@@ -244,7 +275,10 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
 
 def find_expressions(folded: str) -> list[Expression]:
     found: list[Expression] = []
+    plain = folded.isascii()
     for patterns in _all_patterns():
+        if patterns.script is not None and (plain or patterns.script.search(folded) is None):
+            continue
         if patterns.trigger.search(folded) is None:
             continue
         for kind, pattern in patterns.patterns:
@@ -277,3 +311,4 @@ def warm_up() -> None:
     _all_patterns()
     _shared_patterns()
     connectors()
+    since_after()

@@ -5,7 +5,8 @@ Conventions:
 
 - Days, weeks (Monday first), months and years are calendar ones in ``now``'s time zone:
   "yesterday" is yesterday 00:00 to today 00:00, "last week" the previous Monday-to-Monday.
-- "since X" opens the window at X's start (``end=None``); so does "in the last 2 hours"
+- "since X" opens the window at X's start (``end=None``), as does "X since" where a language
+  writes it after the time ("昨天以来", "昨日から"); so does "in the last 2 hours"
   (``now - 2h``) and "depuis 3 jours" ("since 3 days": ``now - 3 days``).
 - A clock time ("at 00:18", "à 00h18", "um 15 Uhr") is the most recent such time at or before
   ``now``, to the minute (or the hour when no minutes are given); with a day ("yesterday at
@@ -34,6 +35,7 @@ from rerank_plus.memory.query.time_expressions import (
     connectors,
     find_expressions,
     lead_languages,
+    since_after,
 )
 
 
@@ -237,10 +239,16 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
     found = find_expressions(folded)
     since, opening, inner = connectors()
     starts: dict[int, int] = {}
+    ends: dict[int, int] = {}  # where a "since" written after the time ends ("昨天以来")
     for index, item in enumerate(found):
         lead = since.search(folded, 0, item.start) or since.match(folded[item.start : item.end])
+        after = since_after().match(folded, item.end)
         if lead is not None:
             starts[index] = lead.start() if lead.string is folded else item.start
+        elif after is not None:
+            starts[index] = item.start
+        if after is not None and index in starts:
+            ends[index] = after.end()
     found_kept = [f for i, f in enumerate(found) if f.kind != "duration" or i in starts]
     if not found_kept:
         return None
@@ -260,7 +268,7 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
             return make(start, end, before.start(), second.end)
     for index, item in enumerate(found):
         if index in starts:
-            return make(_span(item, now)[0], None, starts[index], item.end)
+            return make(_span(item, now)[0], None, starts[index], ends.get(index, item.end))
     clocks = [f for f in found_kept if f.kind == "clock"]
     days = [
         (f, day) for f in found_kept if f.kind != "clock" and (day := _day_of(f, now)) is not None

@@ -1,0 +1,21 @@
+"""Han characters, shared by Chinese and Japanese: their Unicode blocks, and the numbers
+written with them ("三", "十五", "二十")."""
+
+from __future__ import annotations
+
+#: The CJK Unified Ideographs (with Extension A) and the Compatibility Ideographs.
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+
+_DIGITS = ("一", "二", "三", "四", "五", "六", "七", "八", "九")
+
+
+def han_numbers() -> dict[str, int]:
+    """One to fifty-nine ("十", "十五", "二十三"): every count of minutes, hours or days a
+    question names; Chinese "两"/"兩"/"俩" (two before a unit), and "几"/"幾" ("a few") as 3."""
+    numbers = {digit: value for value, digit in enumerate(_DIGITS, 1)}
+    for tens in range(1, 6):
+        ten = ("" if tens == 1 else _DIGITS[tens - 1]) + "十"
+        numbers[ten] = tens * 10
+        for value, digit in enumerate(_DIGITS, 1):
+            numbers[ten + digit] = tens * 10 + value
+    return {**numbers, "两": 2, "兩": 2, "俩": 2, "几": 3, "幾": 3}

@@ -1,0 +1,88 @@
+"""The shape of one language's cues: what each table of a :class:`Lexicon` holds and how
+its fragments are written (:mod:`rerank_plus.memory.query.lexicon`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The cues of one language (see :mod:`rerank_plus.memory.query.lexicon` for the fragment
+    syntax)."""
+
+    #: Asking for a summary: a synthesis when nothing but scope words is left around it.
+    summary: tuple[str, ...]
+    #: Asking for breadth across the whole memory ("main steps", "big picture"): synthesis.
+    breadth: tuple[str, ...]
+    #: Words that do not narrow a question (the meeting, the discussion, the team, topics...).
+    scope: tuple[str, ...]
+    #: Words that point past the memory, to what comes next ("the next meeting"): a question
+    #: about plans, never a summary, though stop-word lists drop them.
+    future: tuple[str, ...]
+    #: Asking for what is recent without a date ("what's new", "latest"): implicit recency.
+    recency: tuple[str, ...]
+    #: Words after which the entity a query is about follows ("where do we talk about").
+    entity_leads: tuple[str, ...]
+    #: Words after which a name follows ("who is"): the target counts only when it is
+    #: capitalized, quoted or a known entity ("who is Sarah?", not "who is responsible?").
+    name_leads: tuple[str, ...]
+    #: "since": makes the following time the start of an open window.
+    since: tuple[str, ...]
+    numbers: Mapping[str, int]
+    #: unit ("minute", "hour", "day", "week", "month", "year") -> its words.
+    units: Mapping[str, str]
+    #: "3 days ago": templates with <N> and <UNIT>.
+    ago: tuple[str, ...]
+    #: "in the last 2 hours": templates with <N> (optional where the template says so) and <UNIT>.
+    last_n: tuple[str, ...]
+    #: day offset (0 today, -1 yesterday, -2 the day before) -> its words.
+    days: Mapping[int, str]
+    #: part of the day ("morning", "afternoon", "evening", "night") -> its words.
+    parts: Mapping[str, str]
+    #: single expressions of a day and a part: (words, day offset, part) ("this morning").
+    day_parts: tuple[tuple[str, int, str], ...]
+    #: what may stand between a day word and a part of the day ("ayer por la mañana").
+    part_joiner: str
+    #: Monday first.
+    weekdays: tuple[str, str, str, str, str, str, str]
+    #: a weekday strictly before today: templates with <WEEKDAY>.
+    previous_weekday: tuple[str, ...]
+    #: period ("week", "month", "year") -> its words.
+    periods: Mapping[str, str]
+    #: the period before the current one ("last week"): templates with <PERIOD>.
+    previous_period: tuple[str, ...]
+    #: the current period ("this week"): templates with <PERIOD>.
+    current_period: tuple[str, ...]
+    #: words that may lead a clock time ("at", "à", "um").
+    clock_leads: tuple[str, ...] = field(default=())
+    #: a clock time in the language's own words ("14点05分", "下午3点"): templates with <HOUR>,
+    #: an optional <MINUTE> and <PM> (digits "14:05" are read in every language).
+    clock_times: tuple[str, ...] = field(default=())
+    #: Words before which the entity a query is about stands, where a language names it first
+    #: ("预算在哪里讨论过", "予算についてどこで").
+    entity_trails: tuple[str, ...] = field(default=())
+    #: "since" written after the time ("昨天以来", "昨日から"): the time before it starts an
+    #: open window.
+    since_after: tuple[str, ...] = field(default=())
+    #: False where words are not written apart (Chinese, Japanese, Thai): no word boundary
+    #: falls inside a run of their letters, so their cues match anywhere in it.
+    spaced: bool = True
+    #: The letters the language is written in, as the inside of a character class: its cues
+    #: are looked for only in a query that has one (an unspaced pattern, tried at every
+    #: character, is the costly kind; "" tries them on every query).
+    script: str = ""
+    #: January first, every form (abbreviations too: they only count next to a day or year).
+    months: tuple[str, ...] = field(default=())
+    #: a month without a day ("in May", "May 2024"): templates with <MONTH> and <YEAR>; a lead
+    #: word or a year is required, since some month names are also words ("may", "mars").
+    month_alone: tuple[str, ...] = field(default=())
+    #: a day of a month ("May 3rd", "le 3 mai"): templates with <DAY>, <MONTH> and <YEAR>.
+    day_dates: tuple[str, ...] = field(default=())
+
+
+def _frozen(mapping: dict) -> Mapping:
+    """A read-only view: the tables are shared by every query."""
+    return MappingProxyType(mapping)
