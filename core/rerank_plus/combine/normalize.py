@@ -59,6 +59,14 @@ def min_max(values: Sequence[float]) -> list[float]:
     return [min(1.0, max(0.0, (value - low) / span)) for value in values]
 
 
+def _standardized(values: Sequence[float]) -> tuple[list[float], float, float]:
+    """The values rescaled (:func:`_rescaled`), their mean and their standard deviation."""
+    rescaled = _rescaled(values)
+    mean = math.fsum(rescaled) / len(rescaled)
+    deviation = math.sqrt(math.fsum((value - mean) ** 2 for value in rescaled) / len(rescaled))
+    return rescaled, mean, deviation
+
+
 def z_score(values: Sequence[float]) -> list[float]:
     """Standard score ``(x - mean) / std`` mapped to [0, 1] by the normal CDF ``Phi``.
 
@@ -70,9 +78,7 @@ def z_score(values: Sequence[float]) -> list[float]:
     """
     if not values:
         return []
-    values = _rescaled(values)
-    mean = math.fsum(values) / len(values)
-    deviation = math.sqrt(math.fsum((value - mean) ** 2 for value in values) / len(values))
+    values, mean, deviation = _standardized(values)
     if not deviation > 0:
         return [0.5] * len(values)
     return [0.5 * (1.0 + math.erf((value - mean) / deviation / math.sqrt(2.0))) for value in values]
@@ -90,9 +96,7 @@ def three_sigma(values: Sequence[float]) -> list[float]:
     """
     if not values:
         return []
-    values = _rescaled(values)
-    mean = math.fsum(values) / len(values)
-    deviation = math.sqrt(math.fsum((value - mean) ** 2 for value in values) / len(values))
+    values, mean, deviation = _standardized(values)
     if not deviation > 0:
         return [0.5] * len(values)
     return [min(1.0, max(0.0, 0.5 + (value - mean) / (6.0 * deviation))) for value in values]

@@ -7,7 +7,7 @@ words; the scope list holds the rest of what a general question says ("一下", 
 
 from __future__ import annotations
 
-from rerank_plus.memory.query.lexicon.han import HAN, han_numbers
+from rerank_plus.memory.query.lexicon.han import HAN, HAN_MONTHS, han_numbers
 from rerank_plus.memory.query.lexicon.table import Lexicon, _frozen
 
 #: The measure word between a number and its unit ("三个小时").
@@ -236,20 +236,7 @@ CHINESE = Lexicon(
         r"<HOUR>:<MINUTE>",
     ),
     since_after=(r"以[来來]", r"起", r"[开開]始", r"之后|之後", r"以后|以後"),
-    months=(
-        r"一月|1月",
-        r"二月|2月",
-        r"三月|3月",
-        r"四月|4月",
-        r"五月|5月",
-        r"六月|6月",
-        r"七月|7月",
-        r"八月|8月",
-        r"九月|9月",
-        r"十月|10月",
-        r"十一月|11月",
-        r"十二月|12月",
-    ),
+    months=HAN_MONTHS,
     month_alone=(r"(?:<YEAR>年)?<MONTH>(?:份)?",),
     day_dates=(r"(?:<YEAR>年)?<MONTH><DAY>[日号號]",),
     spaced=False,

@@ -8,6 +8,11 @@ HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
 _DIGITS = ("一", "二", "三", "四", "五", "六", "七", "八", "九")
 
+#: January first: Chinese and Japanese name months by their number ("三月", "3月").
+HAN_MONTHS = tuple(
+    f"{name}月|{number}月" for number, name in enumerate([*_DIGITS, "十", "十一", "十二"], 1)
+)
+
 
 def han_numbers() -> dict[str, int]:
     """One to fifty-nine ("十", "十五", "二十三"): every count of minutes, hours or days a

@@ -8,7 +8,7 @@ folded alike, so they are written as usual.
 
 from __future__ import annotations
 
-from rerank_plus.memory.query.lexicon.han import HAN, han_numbers
+from rerank_plus.memory.query.lexicon.han import HAN, HAN_MONTHS, han_numbers
 from rerank_plus.memory.query.lexicon.table import Lexicon, _frozen
 
 #: The ways of writing the counter of months ("3か月", "3ヶ月").
@@ -233,20 +233,7 @@ JAPANESE = Lexicon(
         r"<HOUR>:<MINUTE>",
     ),
     since_after=(r"から", r"以来", r"以降"),
-    months=(
-        r"一月|1月",
-        r"二月|2月",
-        r"三月|3月",
-        r"四月|4月",
-        r"五月|5月",
-        r"六月|6月",
-        r"七月|7月",
-        r"八月|8月",
-        r"九月|9月",
-        r"十月|10月",
-        r"十一月|11月",
-        r"十二月|12月",
-    ),
+    months=HAN_MONTHS,
     month_alone=(r"(?:<YEAR>年)?<MONTH>",),
     day_dates=(r"(?:<YEAR>年)?<MONTH><DAY>日",),
     spaced=False,
