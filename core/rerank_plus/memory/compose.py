@@ -16,6 +16,7 @@ item's repeated sentences are elided with ``[...]``, and an item with nothing ne
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,6 +27,7 @@ from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.search import Hit
 from rerank_plus.memory.text_cache import TextCache
 from rerank_plus.memory.trace import Trace
+from rerank_plus.selection.budget import TOKENS_PER_PIECE, approximate_tokens
 
 TITLES = {
     "overview": "Overview (summaries):",
@@ -33,6 +35,13 @@ TITLES = {
     "quotes": "Quotes (verbatim messages):",
 }
 ELISION = "[...]"
+
+
+def _pieces(tokens: int) -> int:
+    """The words and marks :func:`approximate_tokens` counted in a text it gives ``tokens``:
+    it maps n of them to ceil(n * TOKENS_PER_PIECE), ceil(4n / 3), one to one (a property
+    test of the composition checks the total against the counter)."""
+    return 3 * tokens // 4
 
 
 def _clock(moment: datetime | None, with_date: bool) -> str:
@@ -231,8 +240,13 @@ class Composer:
         self, placed: list[Placed], max_tokens: int, trace: Trace, show_order: Sequence[str]
     ) -> Composition:
         while True:
-            text, spend, shown_order = self._text(placed, show_order)
-            tokens = self.counter(text) if text else 0
+            text, spend, shown_order, pieces = self._text(placed, show_order)
+            if not text:
+                tokens = 0
+            elif self.counter is approximate_tokens:  # as it counts the text, not scanned again
+                tokens = math.ceil(pieces * TOKENS_PER_PIECE)
+            else:
+                tokens = self.counter(text)
             if tokens <= max_tokens or not placed:
                 return Composition(text, shown_order, tokens, spend)
             # A counter that is not additive over lines: drop the weakest item until it fits.
@@ -242,9 +256,13 @@ class Composer:
 
     def _text(
         self, placed: list[Placed], show_order: Sequence[str]
-    ) -> tuple[str, dict[str, dict[str, int]], list[Placed]]:
-        """The context's text, its spend per block and label, and the items in shown order."""
+    ) -> tuple[str, dict[str, dict[str, int]], list[Placed], int]:
+        """The context's text, its spend per block and label, the items in shown order, and
+        the words and marks :func:`approximate_tokens` counts in the text (meaningful with that
+        counter only): the sum of its parts' (lines, and a summary's header and text, joined
+        by a space), since none spans a line break or a space."""
         lines: list[str] = []
+        pieces = 0
         spend: dict[str, dict[str, int]] = {}
         shown_order: list[Placed] = []
         for block in show_order:
@@ -260,6 +278,7 @@ class Composer:
             lines.append(TITLES[block])
             spent = spend.setdefault(block, {})
             spent["title"] = self.cache.tokens(TITLES[block])
+            pieces += _pieces(spent["title"])
             previous: MemoryItem | None = None
             for position, entry in enumerate(members):
                 item = entry.hit.item
@@ -273,17 +292,26 @@ class Composer:
                             run_end = later.hit.item
                         header = self.header(item, run_end if run_end is not item else None)
                         lines.append(header)
-                        spent["headers"] = spent.get("headers", 0) + self.cache.tokens(header)
+                        header_tokens = self.cache.tokens(header)
+                        spent["headers"] = spent.get("headers", 0) + header_tokens
+                        pieces += _pieces(header_tokens)
                     body = self.line(item, entry.shown)
                 else:
                     header = self.header(item)
-                    spent["headers"] = spent.get("headers", 0) + self._header_tokens(item)
+                    header_tokens = self._header_tokens(item)
+                    spent["headers"] = spent.get("headers", 0) + header_tokens
                     body = f"{header} {entry.shown}"
                 lines.append(body)
                 label = item.label()
-                spent[label] = spent.get(label, 0) + self._line_tokens(item, entry.shown)
+                line_tokens = self._line_tokens(item, entry.shown)
+                spent[label] = spent.get(label, 0) + line_tokens
+                if block == "quotes":  # the body is the line
+                    pieces += _pieces(line_tokens)
+                else:  # the header, then the text (the line's speaker is not shown)
+                    shown_tokens = self.cache.tokens(entry.shown) if item.speaker else line_tokens
+                    pieces += _pieces(header_tokens) + _pieces(shown_tokens)
                 previous = item
-        return "\n".join(lines), spend, shown_order
+        return "\n".join(lines), spend, shown_order, pieces
 
 
 def stretches_best_first(members: Sequence[Placed]) -> list[Placed]:
