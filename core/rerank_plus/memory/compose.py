@@ -102,9 +102,6 @@ class Composer:
         self.span_start = span_start
         self.with_date = with_date
         self.cache = cache if cache is not None and cache.counter is counter else TextCache(counter)
-        # an item's text less the sentences shown, and its line's tokens, by the shown ones
-        # (both passes of the fill read the same)
-        self._elided: dict[tuple[str, frozenset[str]], tuple[str, int]] = {}
 
     def header(self, item: MemoryItem, last: MemoryItem | None = None) -> str:
         number = f"#{item.index}" if last is None else f"#{item.index}-{last.index}"
@@ -223,18 +220,18 @@ class Composer:
             return None
         if shown.isdisjoint(folded):  # the common case: nothing of it shown yet
             return known.whole, known.line_tokens
-        key = (item.id, folded & shown)
-        found = self._elided.get(key)
-        if found is None:
-            parts: list[str] = []
-            for sentence, form in self.cache.sentences(item):
-                if form not in shown:
-                    parts.append(sentence)
-                elif not parts or parts[-1] != ELISION:
-                    parts.append(ELISION)
-            text = " ".join(parts)
-            found = self._elided[key] = (text, self._line_tokens(item, text))
-        return found
+        return self.cache.elided((item.id, folded & shown), lambda: self._elide(item, shown))
+
+    def _elide(self, item: MemoryItem, shown: set[str]) -> tuple[str, int]:
+        """``item``'s text with its ``shown`` sentences elided, and its line's tokens."""
+        parts: list[str] = []
+        for sentence, form in self.cache.sentences(item):
+            if form not in shown:
+                parts.append(sentence)
+            elif not parts or parts[-1] != ELISION:
+                parts.append(ELISION)
+        text = " ".join(parts)
+        return text, self._line_tokens(item, text)
 
     def _render(
         self, placed: list[Placed], max_tokens: int, trace: Trace, show_order: Sequence[str]

@@ -19,6 +19,8 @@ _FOLD = re.compile(r"[\W_]+")
 
 #: Token counts kept at most (lines of a context; a memory has far fewer distinct ones).
 MAX_COUNTS = 200_000
+#: Elided texts kept at most (an item less the sentences a context showed before it).
+MAX_ELIDED = 100_000
 
 
 def fold(sentence: str) -> str:
@@ -37,6 +39,7 @@ class TextCache:
         self._whole: dict[str, str] = {}
         self._tokens: dict[Hashable, int] = {}
         self._kept: dict[Hashable, Any] = {}
+        self._elided: dict[tuple[str, frozenset[str]], tuple[str, int]] = {}
 
     def sentences(self, item: MemoryItem) -> tuple[tuple[str, str], ...]:
         found = self._sentences.get(item.id)
@@ -79,3 +82,17 @@ class TextCache:
         if found is None:
             found = self._kept[key] = make()
         return cast(T, found)
+
+    def elided(
+        self, key: tuple[str, frozenset[str]], make: Callable[[], tuple[str, int]]
+    ) -> tuple[str, int]:
+        """An item's text less the sentences already shown, and its line's tokens, as ``make``
+        gives them, kept under ``key`` (the item's id and which of its sentences were shown):
+        the same overlaps (a window summary and the messages it quotes) recur query after
+        query, and a new question mostly meets ones an earlier question made."""
+        found = self._elided.get(key)
+        if found is None:
+            found = make()
+            if len(self._elided) < MAX_ELIDED:
+                self._elided[key] = found
+        return found
