@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from rerank_plus.analysis.language import Detection, dominant_language, resolve_languages
+from rerank_plus.analysis.language import Detection, resolve_languages
 from rerank_plus.combine.boosts import Boost, FreshnessBoost, PriorBoost
 from rerank_plus.combine.fusion import ReciprocalRankFusion, WeightedFusion
 from rerank_plus.combine.registry import build_fusion
@@ -247,7 +247,9 @@ class LevelSearch:
         texts of its first pool (:meth:`_query_detection`)."""
         found = [self.index.detections[item.id] for item in items]
         first = self._first_pools.setdefault(query, items)
-        if self.query_read_by_fusion or dominant_language(found) is None:
+        # no reliable detection: no dominant language (``dominant_language``), the query's
+        # is the fallback
+        if self.query_read_by_fusion or not any(d.reliable and d.language for d in found):
             detection = self._query_detection(query, first)
         else:
             detection = _UNASKED
