@@ -102,6 +102,7 @@ class Composer:
         self.span_start = span_start
         self.with_date = with_date
         self.cache = cache if cache is not None and cache.counter is counter else TextCache(counter)
+        self._knowns: dict[str, _Known] = self.cache.table(("known", with_date))
 
     def header(self, item: MemoryItem, last: MemoryItem | None = None) -> str:
         number = f"#{item.index}" if last is None else f"#{item.index}-{last.index}"
@@ -202,15 +203,16 @@ class Composer:
         return self.cache.tokens_of((item.id, "header", self.with_date), lambda: self.header(item))
 
     def _known(self, item: MemoryItem) -> _Known:
-        return self.cache.kept(
-            (item.id, "known", self.with_date),
-            lambda: _Known(
+        found = self._knowns.get(item.id)
+        if found is None:
+            whole = self.cache.whole(item)
+            found = self._knowns[item.id] = _Known(
                 self.cache.folded(item),
-                self.cache.whole(item),
-                self._line_tokens(item, self.cache.whole(item)),
+                whole,
+                self._line_tokens(item, whole),
                 self._header_tokens(item),
-            ),
-        )
+            )
+        return found
 
     def _new_text(self, item: MemoryItem, known: _Known, shown: set[str]) -> tuple[str, int] | None:
         """What ``item`` would show (its sentences not shown yet, the others elided) and the

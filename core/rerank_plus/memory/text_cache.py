@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.sentences import split_sentences
-
-T = TypeVar("T")
 
 _FOLD = re.compile(r"[\W_]+")
 
@@ -38,7 +36,7 @@ class TextCache:
         self._folded: dict[str, frozenset[str]] = {}
         self._whole: dict[str, str] = {}
         self._tokens: dict[Hashable, int] = {}
-        self._kept: dict[Hashable, Any] = {}
+        self._tables: dict[Hashable, dict[str, Any]] = {}
         self._elided: dict[tuple[str, frozenset[str]], tuple[str, int]] = {}
 
     def sentences(self, item: MemoryItem) -> tuple[tuple[str, str], ...]:
@@ -75,13 +73,13 @@ class TextCache:
                 self._tokens[key] = found
         return found
 
-    def kept(self, key: Hashable, make: Callable[[], T]) -> T:
-        """What ``make`` derives of one item (a composer's facts about it), kept under ``key``
-        for every later query."""
-        found = self._kept.get(key)
+    def table(self, name: Hashable) -> dict[str, Any]:
+        """What a composer derives of each item (its facts about it), by item id, kept under
+        ``name`` for every later query: one lookup per candidate, no key built."""
+        found = self._tables.get(name)
         if found is None:
-            found = self._kept[key] = make()
-        return cast(T, found)
+            found = self._tables[name] = {}
+        return found
 
     def elided(
         self, key: tuple[str, frozenset[str]], make: Callable[[], tuple[str, int]]
