@@ -267,12 +267,17 @@ class LevelSearch:
 
     def _metadata(self, items: Sequence[MemoryItem]) -> list[Mapping[str, Any]]:
         """What the boosts read of each of ``items`` (one mapping for the items they read
-        alike)."""
+        alike), mostly from the index's tables of mappings already made (one per naming)."""
         fields, timed = self.index.boost_fields, self.timed_boost
+        plain = self.index.boost_table(False, timed)
         if not self.named_boost:
-            made = self.index.boost_table(False, timed)
-            return [made.get(item.id) or fields(item, False, timed) for item in items]
-        return [fields(item, self._names(item), timed) for item in items]
+            return [plain.get(item.id) or fields(item, False, timed) for item in items]
+        named = self.index.boost_table(True, timed)
+        made: list[Mapping[str, Any]] = []
+        for item in items:
+            names = self._names(item)
+            made.append((named if names else plain).get(item.id) or fields(item, names, timed))
+        return made
 
     def _names(self, item: MemoryItem) -> bool:
         """Whether ``item`` (or a message a window covers) names an entity of the question."""
