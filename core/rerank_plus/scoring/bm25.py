@@ -94,12 +94,14 @@ class _LuceneIdfOkapi(BM25Okapi):
 
     def _okapi(self, query: list[str], doc_ids: list[int]) -> np.ndarray:
         """rank-bm25's ``BM25Okapi.get_batch_scores``, the same arithmetic in the same order,
-        with each document's length norm computed once instead of once per term."""
+        with each document's length norm computed once instead of once per term (and its term
+        counts found once, not once per term)."""
         score = np.zeros(len(doc_ids))
         doc_len = np.array(self.doc_len)[doc_ids]
         norm = self.k1 * (1 - self.b + self.b * doc_len / self.avgdl)
+        documents = [self.doc_freqs[i] for i in doc_ids]
         for term in query:
-            frequency = np.array([(self.doc_freqs[i].get(term) or 0) for i in doc_ids])
+            frequency = np.array([(counts.get(term) or 0) for counts in documents])
             score += (self.idf.get(term) or 0) * (frequency * (self.k1 + 1) / (frequency + norm))
         return score
 
