@@ -245,8 +245,12 @@ class LevelSearch:
         for only there, or for a fusion that reads it: most new questions' keywords are never
         given to lingua. It is the detection ``languages_for`` makes: the query among the
         texts of its first pool (:meth:`_query_detection`)."""
-        found = [self.index.detections[item.id] for item in items]
         first = self._first_pools.setdefault(query, items)
+        if not self.query_read_by_fusion:
+            own = self._index_languages(items)
+            if own is not None:
+                return own
+        found = [self.index.detections[item.id] for item in items]
         # no reliable detection: no dominant language (``dominant_language``), the query's
         # is the fallback
         if self.query_read_by_fusion or not any(d.reliable and d.language for d in found):
@@ -254,6 +258,17 @@ class LevelSearch:
         else:
             detection = _UNASKED
         return resolve_languages(detection, found, self.index.analyzer.default_language)[1]
+
+    def _index_languages(self, items: Sequence[MemoryItem]) -> list[str] | None:
+        """The languages the index resolved ``items`` in, where a pool resolves them alike: its
+        reliably detected items (one at least) are all in the memory's dominant language, which
+        is then the pool's too, the fallback of its other items. None otherwise."""
+        dominant, reliable = self.index.dominant_language, self.index.reliable_languages
+        found = {reliable[item.id] for item in items}
+        if dominant is None or dominant not in found or not found <= {dominant, None}:
+            return None
+        terms = self.index.item_terms
+        return [terms[item.id][0] for item in items]
 
     def _query_detection(self, query: str, first: Sequence[MemoryItem]) -> Detection:
         """``query``'s detection among the texts of ``first``, its first pool, as
