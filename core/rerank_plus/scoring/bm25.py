@@ -88,7 +88,9 @@ class _LuceneIdfOkapi(BM25Okapi):
         """
         with np.errstate(invalid="ignore"):
             if self.k1 > 0:
-                return np.nan_to_num(self._okapi(query, doc_ids), nan=0.0)
+                scores = self._okapi(query, doc_ids)
+                # nan_to_num copies and scans the scores to find none, the usual case: test first
+                return scores if np.isfinite(scores).all() else np.nan_to_num(scores, nan=0.0)
             shares = [self._okapi([term], doc_ids) for term in query]
         return np.nansum(shares, axis=0)  # callers never pass an empty query
 
