@@ -218,10 +218,12 @@ class Composer:
         """What ``item`` would show (its sentences not shown yet, the others elided) and the
         tokens of its line; None when nothing of it is new."""
         folded = known.folded
-        if not folded or folded <= shown:
+        if not folded:
             return None
-        if shown.isdisjoint(folded):  # the common case: nothing of it shown yet
+        if shown.isdisjoint(folded):  # the common case (tested first): nothing of it shown yet
             return known.whole, known.line_tokens
+        if folded <= shown:
+            return None
         return self.cache.elided((item.id, folded & shown), lambda: self._elide(item, shown))
 
     def _elide(self, item: MemoryItem, shown: set[str]) -> tuple[str, int]:
