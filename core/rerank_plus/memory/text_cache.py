@@ -1,7 +1,8 @@
 """Sentences, their folded forms and token counts of memory items, computed once per item.
 
 Composition reads the same candidates query after query; the index keeps one cache per token
-counter, so a sentence is split, folded and counted once.
+counter, so a sentence is split, folded and counted once, and an item shown in part (its
+sentences already shown elided) is elided and counted once for a given set of those.
 """
 
 from __future__ import annotations
