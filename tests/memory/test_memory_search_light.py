@@ -26,7 +26,11 @@ LINES = [
     ("Ben", "The fair in March is where we show the new remote control."),
     ("Chen", "Budget, budget, budget: nobody talks about the remote control."),
     ("Ana", "We decided: launch in April, budget unchanged, Chen owns the plan."),
+    ("Chen", "Start verschoben"),
+    ("Ben", "budget ok"),
 ] * 3
+#: Too short to be detected reliably: in a pool of only these, the query's language decides.
+UNRELIABLE = ("ok", "🚀🚀", "Start verschoben", "budget ok")
 
 
 def vector(text: str) -> list[float]:
@@ -55,11 +59,11 @@ def test_light_stage_from_the_index_equals_the_pipeline(
     index: MemoryIndex, intent: str, query: str, with_vector: bool, fusion: str | None
 ) -> None:
     """Also with a fusion that reads the query's language (adaptive), and on a pool of items
-    none of which is reliably detected ("ok", emoji: the query's detection is their fallback)."""
+    none of which is reliably detected (the query's detection is their fallback)."""
     profile = memory_profile()
     now = datetime(2024, 3, 4, 12, 0, tzinfo=UTC)
     query_vector = np.array(vector(query), dtype=np.float32) if with_vector else None
-    unreliable = [item.id for item in index.memory.level(0) if item.text in ("ok", "🚀🚀")]
+    unreliable = [item.id for item in index.memory.level(0) if item.text in UNRELIABLE]
 
     def hits(own: bool) -> list[list[tuple[str, str, str]]]:
         search = LevelSearch(
