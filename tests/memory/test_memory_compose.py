@@ -171,6 +171,22 @@ def test_property_never_over_budget_and_no_sentence_twice(
     assert all(count == 1 for count in per_item.values())  # an item may repeat itself
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    texts=st.lists(TEXTS, min_size=1, max_size=12),
+    levels=st.lists(st.integers(0, 2), min_size=12, max_size=12),
+    budget=st.integers(1, 300),
+)
+def test_property_tokens_are_what_the_counter_gives_the_text(
+    texts: list[str], levels: list[int], budget: int
+) -> None:
+    """The default counter's total is summed from the lines' counts, not the text scanned
+    again: it must still be the text's count (summaries with speakers, elided repeats)."""
+    hits = hits_by_block(texts, levels, speakers=True)
+    result = composer().compose(hits, QUOTAS, ORDER, budget, 0.0, Trace("q"))
+    assert result.tokens == approximate_tokens(result.text)
+
+
 def test_quote_stretches_come_best_first_each_in_order() -> None:
     hits = {
         "quotes": [

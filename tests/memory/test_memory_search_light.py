@@ -26,7 +26,11 @@ LINES = [
     ("Ben", "The fair in March is where we show the new remote control."),
     ("Chen", "Budget, budget, budget: nobody talks about the remote control."),
     ("Ana", "We decided: launch in April, budget unchanged, Chen owns the plan."),
+    ("Chen", "Start verschoben"),
+    ("Ben", "budget ok"),
 ] * 3
+#: Too short to be detected reliably: in a pool of only these, the query's language decides.
+UNRELIABLE = ("ok", "🚀🚀", "Start verschoben", "budget ok")
 
 
 def vector(text: str) -> list[float]:
@@ -50,22 +54,29 @@ def index() -> MemoryIndex:
 @pytest.mark.parametrize("intent", ["detail", "synthesis", "recent", "entity"])
 @pytest.mark.parametrize("query", ["launch budget", "Wann ist der Start?", "remote control", ""])
 @pytest.mark.parametrize("with_vector", [True, False])
+@pytest.mark.parametrize("fusion", [None, "adaptive"])
 def test_light_stage_from_the_index_equals_the_pipeline(
-    index: MemoryIndex, intent: str, query: str, with_vector: bool
+    index: MemoryIndex, intent: str, query: str, with_vector: bool, fusion: str | None
 ) -> None:
+    """Also with a fusion that reads the query's language (adaptive), and on a pool of items
+    none of which is reliably detected (the query's detection is their fallback)."""
     profile = memory_profile()
     now = datetime(2024, 3, 4, 12, 0, tzinfo=UTC)
     query_vector = np.array(vector(query), dtype=np.float32) if with_vector else None
+    unreliable = [item.id for item in index.memory.level(0) if item.text in UNRELIABLE]
 
     def hits(own: bool) -> list[list[tuple[str, str, str]]]:
         search = LevelSearch(
-            index, None, profile.policies[intent], profile.fusion, now, ("Chen", "Ana")
+            index, None, profile.policies[intent], fusion or profile.fusion, now, ("Chen", "Ana")
         )
         search.index_light = own
         out = []
-        for level in range(index.memory.depth):
-            terms = index.analyzer.analyze(query, "en").terms
-            items, dense = search.pool(level, terms, query_vector, limit=8)
+        terms = index.analyzer.analyze(query, "en").terms
+        pools = [
+            search.pool(level, terms, query_vector, limit=8) for level in range(index.memory.depth)
+        ]
+        pools.append(search.pool(0, terms, query_vector, limit=8, within=unreliable))
+        for items, dense in pools:
             ranked = search.rank(query, items, dense)
             out.append([(h.item.id, repr(h.score), repr(h.dense)) for h in ranked])
             # twice: the second call reads the boost products kept for the query

@@ -16,6 +16,7 @@ item's repeated sentences are elided with ``[...]``, and an item with nothing ne
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,6 +27,7 @@ from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.search import Hit
 from rerank_plus.memory.text_cache import TextCache
 from rerank_plus.memory.trace import Trace
+from rerank_plus.selection.budget import TOKENS_PER_PIECE, approximate_tokens
 
 TITLES = {
     "overview": "Overview (summaries):",
@@ -33,6 +35,13 @@ TITLES = {
     "quotes": "Quotes (verbatim messages):",
 }
 ELISION = "[...]"
+
+
+def _pieces(tokens: int) -> int:
+    """The words and marks :func:`approximate_tokens` counted in a text it gives ``tokens``:
+    it maps n of them to ceil(n * TOKENS_PER_PIECE), ceil(4n / 3), one to one (a property
+    test of the composition checks the total against the counter)."""
+    return 3 * tokens // 4
 
 
 def _clock(moment: datetime | None, with_date: bool) -> str:
@@ -93,9 +102,7 @@ class Composer:
         self.span_start = span_start
         self.with_date = with_date
         self.cache = cache if cache is not None and cache.counter is counter else TextCache(counter)
-        # an item's text less the sentences shown, and its line's tokens, by the shown ones
-        # (both passes of the fill read the same)
-        self._elided: dict[tuple[str, frozenset[str]], tuple[str, int]] = {}
+        self._knowns: dict[str, _Known] = self.cache.table(("known", with_date))
 
     def header(self, item: MemoryItem, last: MemoryItem | None = None) -> str:
         number = f"#{item.index}" if last is None else f"#{item.index}-{last.index}"
@@ -196,43 +203,51 @@ class Composer:
         return self.cache.tokens_of((item.id, "header", self.with_date), lambda: self.header(item))
 
     def _known(self, item: MemoryItem) -> _Known:
-        return self.cache.kept(
-            (item.id, "known", self.with_date),
-            lambda: _Known(
+        found = self._knowns.get(item.id)
+        if found is None:
+            whole = self.cache.whole(item)
+            found = self._knowns[item.id] = _Known(
                 self.cache.folded(item),
-                self.cache.whole(item),
-                self._line_tokens(item, self.cache.whole(item)),
+                whole,
+                self._line_tokens(item, whole),
                 self._header_tokens(item),
-            ),
-        )
+            )
+        return found
 
     def _new_text(self, item: MemoryItem, known: _Known, shown: set[str]) -> tuple[str, int] | None:
         """What ``item`` would show (its sentences not shown yet, the others elided) and the
         tokens of its line; None when nothing of it is new."""
         folded = known.folded
-        if not folded or folded <= shown:
+        if not folded:
             return None
-        if shown.isdisjoint(folded):  # the common case: nothing of it shown yet
+        if shown.isdisjoint(folded):  # the common case (tested first): nothing of it shown yet
             return known.whole, known.line_tokens
-        key = (item.id, folded & shown)
-        found = self._elided.get(key)
-        if found is None:
-            parts: list[str] = []
-            for sentence, form in self.cache.sentences(item):
-                if form not in shown:
-                    parts.append(sentence)
-                elif not parts or parts[-1] != ELISION:
-                    parts.append(ELISION)
-            text = " ".join(parts)
-            found = self._elided[key] = (text, self._line_tokens(item, text))
-        return found
+        if folded <= shown:
+            return None
+        return self.cache.elided((item.id, folded & shown), lambda: self._elide(item, shown))
+
+    def _elide(self, item: MemoryItem, shown: set[str]) -> tuple[str, int]:
+        """``item``'s text with its ``shown`` sentences elided, and its line's tokens."""
+        parts: list[str] = []
+        for sentence, form in self.cache.sentences(item):
+            if form not in shown:
+                parts.append(sentence)
+            elif not parts or parts[-1] != ELISION:
+                parts.append(ELISION)
+        text = " ".join(parts)
+        return text, self._line_tokens(item, text)
 
     def _render(
         self, placed: list[Placed], max_tokens: int, trace: Trace, show_order: Sequence[str]
     ) -> Composition:
         while True:
-            text, spend, shown_order = self._text(placed, show_order)
-            tokens = self.counter(text) if text else 0
+            text, spend, shown_order, pieces = self._text(placed, show_order)
+            if not text:
+                tokens = 0
+            elif self.counter is approximate_tokens:  # as it counts the text, not scanned again
+                tokens = math.ceil(pieces * TOKENS_PER_PIECE)
+            else:
+                tokens = self.counter(text)
             if tokens <= max_tokens or not placed:
                 return Composition(text, shown_order, tokens, spend)
             # A counter that is not additive over lines: drop the weakest item until it fits.
@@ -242,9 +257,13 @@ class Composer:
 
     def _text(
         self, placed: list[Placed], show_order: Sequence[str]
-    ) -> tuple[str, dict[str, dict[str, int]], list[Placed]]:
-        """The context's text, its spend per block and label, and the items in shown order."""
+    ) -> tuple[str, dict[str, dict[str, int]], list[Placed], int]:
+        """The context's text, its spend per block and label, the items in shown order, and
+        the words and marks :func:`approximate_tokens` counts in the text (meaningful with that
+        counter only): the sum of its parts' (lines, and a summary's header and text, joined
+        by a space), since none spans a line break or a space."""
         lines: list[str] = []
+        pieces = 0
         spend: dict[str, dict[str, int]] = {}
         shown_order: list[Placed] = []
         for block in show_order:
@@ -260,6 +279,7 @@ class Composer:
             lines.append(TITLES[block])
             spent = spend.setdefault(block, {})
             spent["title"] = self.cache.tokens(TITLES[block])
+            pieces += _pieces(spent["title"])
             previous: MemoryItem | None = None
             for position, entry in enumerate(members):
                 item = entry.hit.item
@@ -273,17 +293,26 @@ class Composer:
                             run_end = later.hit.item
                         header = self.header(item, run_end if run_end is not item else None)
                         lines.append(header)
-                        spent["headers"] = spent.get("headers", 0) + self.cache.tokens(header)
+                        header_tokens = self.cache.tokens(header)
+                        spent["headers"] = spent.get("headers", 0) + header_tokens
+                        pieces += _pieces(header_tokens)
                     body = self.line(item, entry.shown)
                 else:
                     header = self.header(item)
-                    spent["headers"] = spent.get("headers", 0) + self._header_tokens(item)
+                    header_tokens = self._header_tokens(item)
+                    spent["headers"] = spent.get("headers", 0) + header_tokens
                     body = f"{header} {entry.shown}"
                 lines.append(body)
                 label = item.label()
-                spent[label] = spent.get(label, 0) + self._line_tokens(item, entry.shown)
+                line_tokens = self._line_tokens(item, entry.shown)
+                spent[label] = spent.get(label, 0) + line_tokens
+                if block == "quotes":  # the body is the line
+                    pieces += _pieces(line_tokens)
+                else:  # the header, then the text (the line's speaker is not shown)
+                    shown_tokens = self.cache.tokens(entry.shown) if item.speaker else line_tokens
+                    pieces += _pieces(header_tokens) + _pieces(shown_tokens)
                 previous = item
-        return "\n".join(lines), spend, shown_order
+        return "\n".join(lines), spend, shown_order, pieces
 
 
 def stretches_best_first(members: Sequence[Placed]) -> list[Placed]:

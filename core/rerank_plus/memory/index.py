@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from rerank_plus.analysis import Analyzer
-from rerank_plus.analysis.language import resolve_languages
+from rerank_plus.analysis.language import dominant_language, resolve_languages
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
@@ -65,6 +65,14 @@ class MemoryIndex:
         self.detections = dict(zip((item.id for item in items), detections, strict=True))
         _, languages = resolve_languages(query_detection, detections, analyzer.default_language)
         self.languages = languages
+        # what that resolution read: the memory's most frequent reliable language (the fallback
+        # of the items not reliably detected; None where no item is), and each item's language
+        # where its own detection decides it (None where it falls back)
+        self.dominant_language = dominant_language(detections)
+        self.reliable_languages = {
+            item.id: detection.language if detection.reliable and detection.language else None
+            for item, detection in zip(items, detections, strict=True)
+        }
         terms = {
             item.id: analyzer.analyze(text, language).term_frequencies
             for item, text, language in zip(items, texts, languages, strict=True)

@@ -18,6 +18,7 @@ import numpy as np
 
 from rerank_plus.analysis.language import Detection, resolve_languages
 from rerank_plus.combine.boosts import Boost, FreshnessBoost, PriorBoost
+from rerank_plus.combine.fusion import ReciprocalRankFusion, WeightedFusion
 from rerank_plus.combine.registry import build_fusion
 from rerank_plus.compose.pipeline import Pipeline
 from rerank_plus.memory.index import MemoryIndex
@@ -30,6 +31,9 @@ Allowed = Callable[[MemoryItem], bool]
 
 #: How many of the best candidates MMR reorders; a context holds fewer of one level.
 DIVERSIFIED = 24
+#: What a pool's languages are resolved with when the query's own detection is not asked for:
+#: a pool with a reliably detected item falls back to its items' language, never the query's.
+_UNASKED = Detection(None, 0.0, reliable=False)
 
 
 class Hit(NamedTuple):
@@ -92,7 +96,11 @@ class LevelSearch:
             boosts.append(PriorBoost("named", {"yes": policy.entity_boost}))
         # whether an item's time matters: only the freshness boost reads it
         self.timed_boost = policy.freshness is not None
-        self.pipeline = Pipeline(light, fusion=build_fusion(fusion, reranker=light), boosts=boosts)
+        fuser = build_fusion(fusion, reranker=light)
+        self.pipeline = Pipeline(light, fusion=fuser, boosts=boosts)
+        # a fusion other than these may read the query's language from the analyzer's cache
+        # (the adaptive one does), where the light stage's detection of the query must be
+        self.query_read_by_fusion = not isinstance(fuser, (ReciprocalRankFusion, WeightedFusion))
         # the index's own BM25 scores pools from the index's analyses (:meth:`_rank_from_index`)
         self.index_light = reranker is None
         self.mmr_lambda = policy.mmr_lambda
@@ -102,6 +110,7 @@ class LevelSearch:
         self._cosines: dict[tuple[int, int], tuple[object, np.ndarray | None]] = {}
         self._sums: dict[tuple[int, tuple[str, ...]], np.ndarray] = {}
         self._query_detections: dict[str, Detection] = {}
+        self._first_pools: dict[str, Sequence[MemoryItem]] = {}
 
     def pool(
         self,
@@ -228,28 +237,62 @@ class LevelSearch:
 
     def _languages(self, query: str, items: Sequence[MemoryItem]) -> list[str]:
         """Each item's language for ``query``, as ``BM25Reranker.score`` resolves them
-        (``analyzer.languages_for``). A query's first pool asks the analyzer, which detects the
-        query among that pool's texts; later pools read the query's detection, now known, and
-        the items' detections the index kept, rather than the analyzer's cache once per item."""
-        analyzer, language = self.index.analyzer, self.index.bm25.language
+        (``analyzer.languages_for``; the index's BM25 forces no language), from the items'
+        detections the index kept.
+
+        The query's own detection decides an item's language only in a pool where no item is
+        reliably detected (it is then the fallback, see ``resolve_languages``), so it is asked
+        for only there, or for a fusion that reads it: most new questions' keywords are never
+        given to lingua. It is the detection ``languages_for`` makes: the query among the
+        texts of its first pool (:meth:`_query_detection`)."""
+        first = self._first_pools.setdefault(query, items)
+        if not self.query_read_by_fusion:
+            own = self._index_languages(items)
+            if own is not None:
+                return own
+        found = [self.index.detections[item.id] for item in items]
+        # no reliable detection: no dominant language (``dominant_language``), the query's
+        # is the fallback
+        if self.query_read_by_fusion or not any(d.reliable and d.language for d in found):
+            detection = self._query_detection(query, first)
+        else:
+            detection = _UNASKED
+        return resolve_languages(detection, found, self.index.analyzer.default_language)[1]
+
+    def _index_languages(self, items: Sequence[MemoryItem]) -> list[str] | None:
+        """The languages the index resolved ``items`` in, where a pool resolves them alike: its
+        reliably detected items (one at least) are all in the memory's dominant language, which
+        is then the pool's too, the fallback of its other items. None otherwise."""
+        dominant, reliable = self.index.dominant_language, self.index.reliable_languages
+        found = {reliable[item.id] for item in items}
+        if dominant is None or dominant not in found or not found <= {dominant, None}:
+            return None
+        terms = self.index.item_terms
+        return [terms[item.id][0] for item in items]
+
+    def _query_detection(self, query: str, first: Sequence[MemoryItem]) -> Detection:
+        """``query``'s detection among the texts of ``first``, its first pool, as
+        ``analyzer.languages_for`` detects it (the analyzer caches it), asked once."""
         known = self._query_detections.get(query)
-        if language is not None or known is None:
-            texts = [self.index.search_texts[item.id] for item in items]
-            _, languages = analyzer.languages_for(query, texts, language)
-            self._query_detections[query] = analyzer.detect(query)  # cached by the call above
-            return languages
-        detections = self.index.detections
-        found = [detections[item.id] for item in items]
-        return resolve_languages(known, found, analyzer.default_language)[1]
+        if known is None:
+            texts = [self.index.search_texts[item.id] for item in first]
+            known = self.index.analyzer.detect_many([query, *texts])[0]
+            self._query_detections[query] = known
+        return known
 
     def _metadata(self, items: Sequence[MemoryItem]) -> list[Mapping[str, Any]]:
         """What the boosts read of each of ``items`` (one mapping for the items they read
-        alike)."""
+        alike), mostly from the index's tables of mappings already made (one per naming)."""
         fields, timed = self.index.boost_fields, self.timed_boost
+        plain = self.index.boost_table(False, timed)
         if not self.named_boost:
-            made = self.index.boost_table(False, timed)
-            return [made.get(item.id) or fields(item, False, timed) for item in items]
-        return [fields(item, self._names(item), timed) for item in items]
+            return [plain.get(item.id) or fields(item, False, timed) for item in items]
+        named = self.index.boost_table(True, timed)
+        made: list[Mapping[str, Any]] = []
+        for item in items:
+            names = self._names(item)
+            made.append((named if names else plain).get(item.id) or fields(item, names, timed))
+        return made
 
     def _names(self, item: MemoryItem) -> bool:
         """Whether ``item`` (or a message a window covers) names an entity of the question."""

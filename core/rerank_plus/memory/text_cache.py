@@ -1,24 +1,25 @@
 """Sentences, their folded forms and token counts of memory items, computed once per item.
 
 Composition reads the same candidates query after query; the index keeps one cache per token
-counter, so a sentence is split, folded and counted once.
+counter, so a sentence is split, folded and counted once, and an item shown in part (its
+sentences already shown elided) is elided and counted once for a given set of those.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.sentences import split_sentences
-
-T = TypeVar("T")
 
 _FOLD = re.compile(r"[\W_]+")
 
 #: Token counts kept at most (lines of a context; a memory has far fewer distinct ones).
 MAX_COUNTS = 200_000
+#: Elided texts kept at most (an item less the sentences a context showed before it).
+MAX_ELIDED = 100_000
 
 
 def fold(sentence: str) -> str:
@@ -36,7 +37,8 @@ class TextCache:
         self._folded: dict[str, frozenset[str]] = {}
         self._whole: dict[str, str] = {}
         self._tokens: dict[Hashable, int] = {}
-        self._kept: dict[Hashable, Any] = {}
+        self._tables: dict[Hashable, dict[str, Any]] = {}
+        self._elided: dict[tuple[str, frozenset[str]], tuple[str, int]] = {}
 
     def sentences(self, item: MemoryItem) -> tuple[tuple[str, str], ...]:
         found = self._sentences.get(item.id)
@@ -72,10 +74,24 @@ class TextCache:
                 self._tokens[key] = found
         return found
 
-    def kept(self, key: Hashable, make: Callable[[], T]) -> T:
-        """What ``make`` derives of one item (a composer's facts about it), kept under ``key``
-        for every later query."""
-        found = self._kept.get(key)
+    def table(self, name: Hashable) -> dict[str, Any]:
+        """What a composer derives of each item (its facts about it), by item id, kept under
+        ``name`` for every later query: one lookup per candidate, no key built."""
+        found = self._tables.get(name)
         if found is None:
-            found = self._kept[key] = make()
-        return cast(T, found)
+            found = self._tables[name] = {}
+        return found
+
+    def elided(
+        self, key: tuple[str, frozenset[str]], make: Callable[[], tuple[str, int]]
+    ) -> tuple[str, int]:
+        """An item's text less the sentences already shown, and its line's tokens, as ``make``
+        gives them, kept under ``key`` (the item's id and which of its sentences were shown):
+        the same overlaps (a window summary and the messages it quotes) recur query after
+        query, and a new question mostly meets ones an earlier question made."""
+        found = self._elided.get(key)
+        if found is None:
+            found = make()
+            if len(self._elided) < MAX_ELIDED:
+                self._elided[key] = found
+        return found

@@ -88,18 +88,22 @@ class _LuceneIdfOkapi(BM25Okapi):
         """
         with np.errstate(invalid="ignore"):
             if self.k1 > 0:
-                return np.nan_to_num(self._okapi(query, doc_ids), nan=0.0)
+                scores = self._okapi(query, doc_ids)
+                # nan_to_num copies and scans the scores to find none, the usual case: test first
+                return scores if np.isfinite(scores).all() else np.nan_to_num(scores, nan=0.0)
             shares = [self._okapi([term], doc_ids) for term in query]
         return np.nansum(shares, axis=0)  # callers never pass an empty query
 
     def _okapi(self, query: list[str], doc_ids: list[int]) -> np.ndarray:
         """rank-bm25's ``BM25Okapi.get_batch_scores``, the same arithmetic in the same order,
-        with each document's length norm computed once instead of once per term."""
+        with each document's length norm computed once instead of once per term (and its term
+        counts found once, not once per term)."""
         score = np.zeros(len(doc_ids))
         doc_len = np.array(self.doc_len)[doc_ids]
         norm = self.k1 * (1 - self.b + self.b * doc_len / self.avgdl)
+        documents = [self.doc_freqs[i] for i in doc_ids]
         for term in query:
-            frequency = np.array([(self.doc_freqs[i].get(term) or 0) for i in doc_ids])
+            frequency = np.array([(counts.get(term) or 0) for counts in documents])
             score += (self.idf.get(term) or 0) * (frequency * (self.k1 + 1) / (frequency + norm))
         return score
 
