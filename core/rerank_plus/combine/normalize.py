@@ -19,26 +19,31 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
 Normalizer = Callable[[Sequence[float]], list[float]]
 
 
-def _rescaled(values: Sequence[float]) -> list[float]:
+def _rescaled(values: Sequence[float]) -> np.ndarray:
     """The values times one power of two that puts the largest magnitude in [0.5, 1).
 
     Multiplying by a power of two is exact for normal floats and monotone always, and min-max and
     z-score are scale-free, so the results are unchanged while no sum or square can overflow.
+    Element-wise array arithmetic rounds as Python's floats do, so the normalizers below give
+    the same values either way, faster.
     """
-    for position, value in enumerate(values):
-        if not math.isfinite(value):
-            raise ValueError(
-                f"cannot normalize scores[{position}] = {value!r}: scores must be finite numbers. "
-                "Clip infinite scores to a finite bound, or use rank-based fusion ('rrf')."
-            )
-    largest = max((abs(value) for value in values), default=0.0)
+    array = np.asarray(values, dtype=np.float64)
+    finite = np.isfinite(array)
+    if not finite.all():
+        position = int(np.argmin(finite))
+        raise ValueError(
+            f"cannot normalize scores[{position}] = {values[position]!r}: scores must be finite "
+            "numbers. Clip infinite scores to a finite bound, or use rank-based fusion ('rrf')."
+        )
+    largest = float(np.max(np.abs(array))) if len(array) else 0.0
     if largest == 0.0:
-        return [float(value) for value in values]
-    exponent = math.frexp(largest)[1]
-    return [math.ldexp(value, -exponent) for value in values]
+        return array
+    return np.ldexp(array, -math.frexp(largest)[1])
 
 
 def min_max(values: Sequence[float]) -> list[float]:
@@ -49,21 +54,23 @@ def min_max(values: Sequence[float]) -> list[float]:
     >>> min_max([7.0, 7.0])
     [0.5, 0.5]
     """
-    if not values:
+    if not len(values):
         return []
-    values = _rescaled(values)
-    low, high = min(values), max(values)
-    if not high > low:
-        return [0.5] * len(values)
-    span = high - low
-    return [min(1.0, max(0.0, (value - low) / span)) for value in values]
-
-
-def _standardized(values: Sequence[float]) -> tuple[list[float], float, float]:
-    """The values rescaled (:func:`_rescaled`), their mean and their standard deviation."""
     rescaled = _rescaled(values)
-    mean = math.fsum(rescaled) / len(rescaled)
-    deviation = math.sqrt(math.fsum((value - mean) ** 2 for value in rescaled) / len(rescaled))
+    low, high = float(rescaled.min()), float(rescaled.max())
+    if not high > low:
+        return [0.5] * len(rescaled)
+    return np.clip((rescaled - low) / (high - low), 0.0, 1.0).tolist()
+
+
+def _standardized(values: Sequence[float]) -> tuple[np.ndarray, float, float]:
+    """The values rescaled (:func:`_rescaled`), their mean and their standard deviation (exact
+    sums: ``math.fsum``)."""
+    rescaled = _rescaled(values)
+    listed = rescaled.tolist()
+    mean = math.fsum(listed) / len(listed)
+    # Python's squares: an array's ``** 2`` rounds differently in the last bit now and then
+    deviation = math.sqrt(math.fsum((value - mean) ** 2 for value in listed) / len(listed))
     return rescaled, mean, deviation
 
 
@@ -76,12 +83,13 @@ def z_score(values: Sequence[float]) -> list[float]:
     >>> [round(v, 3) for v in z_score([1.0, 2.0, 3.0])]
     [0.11, 0.5, 0.89]
     """
-    if not values:
+    if not len(values):
         return []
-    values, mean, deviation = _standardized(values)
+    rescaled, mean, deviation = _standardized(values)
     if not deviation > 0:
-        return [0.5] * len(values)
-    return [0.5 * (1.0 + math.erf((value - mean) / deviation / math.sqrt(2.0))) for value in values]
+        return [0.5] * len(rescaled)
+    scaled = ((rescaled - mean) / deviation / math.sqrt(2.0)).tolist()
+    return [0.5 * (1.0 + math.erf(value)) for value in scaled]
 
 
 def three_sigma(values: Sequence[float]) -> list[float]:
@@ -94,12 +102,12 @@ def three_sigma(values: Sequence[float]) -> list[float]:
     >>> [round(v, 3) for v in three_sigma([1.0, 2.0, 3.0])]
     [0.296, 0.5, 0.704]
     """
-    if not values:
+    if not len(values):
         return []
-    values, mean, deviation = _standardized(values)
+    rescaled, mean, deviation = _standardized(values)
     if not deviation > 0:
-        return [0.5] * len(values)
-    return [min(1.0, max(0.0, 0.5 + (value - mean) / (6.0 * deviation))) for value in values]
+        return [0.5] * len(rescaled)
+    return np.clip(0.5 + (rescaled - mean) / (6.0 * deviation), 0.0, 1.0).tolist()
 
 
 #: Normalization methods by the name configurations use.
