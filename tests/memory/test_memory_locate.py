@@ -28,8 +28,12 @@ def hits(memory: Memory, scores: dict[str, float]) -> list[Hit]:
     return [Hit(memory.get(item_id), score) for item_id, score in ranked]
 
 
+def window_of(memory: Memory) -> dict[str, MemoryItem]:
+    return {cover: window for window in memory.level(1) for cover in window.covers}
+
+
 def order(memory: Memory, windows: dict, messages: dict, weight: float = 0.0) -> list[str]:
-    regions = rank_regions(hits(memory, windows), hits(memory, messages), memory.parents, weight)
+    regions = rank_regions(hits(memory, windows), hits(memory, messages), window_of(memory), weight)
     return [hit.item.id for hit in regions]
 
 
@@ -61,6 +65,6 @@ def test_windows_only_messages_found_are_ranked_too_and_nothing_is_lost() -> Non
 def test_region_hits_keep_the_window_cosine() -> None:
     mem = memory()
     regions = rank_regions(
-        [Hit(mem.get("w0"), 0.5, dense=0.42)], [Hit(mem.get("m11"), 0.9)], mem.parents, 0.25
+        [Hit(mem.get("w0"), 0.5, dense=0.42)], [Hit(mem.get("m11"), 0.9)], window_of(mem), 0.25
     )
     assert {hit.item.id: hit.dense for hit in regions} == {"w0": 0.42, "w5": None}

@@ -106,6 +106,8 @@ class MemoryIndex:
             )
             start += len(row)
         self.known_entities = self._entities(items)
+        #: each covered message's window (what a region reads of its best message)
+        self.window_of = {cover: window for window in memory.level(1) for cover in window.covers}
         times = [item.time for item in memory.messages if item.time is not None]
         self.timed = bool(times)
         self.spans_days = len({moment.date() for moment in times}) > 1

@@ -11,7 +11,9 @@ ranks above an isolated one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
+
+import numpy as np
 
 from rerank_plus.combine.fusion import WeightedFusion
 from rerank_plus.memory.items import MemoryItem
@@ -24,21 +26,24 @@ _FUSION = WeightedFusion(alpha=0.5, normalization="dbsf")
 def rank_regions(
     windows: Sequence[Hit],
     messages: Sequence[Hit],
-    parents: Callable[[str], Sequence[MemoryItem]],
+    window_of: Mapping[str, MemoryItem],
     neighbour_weight: float,
 ) -> list[Hit]:
     """``windows`` (the light stage's level-1 ranking) and the windows of ``messages`` (its
-    level-0 ranking; ``parents`` gives a message's summaries) ordered by region score, best
-    first; ties keep the light stage's order. A window that one side did not rank takes that
-    side's lowest score."""
+    level-0 ranking; ``window_of`` maps a message id to its window) ordered by region score,
+    best first; ties keep the light stage's order. A window that one side did not rank takes
+    that side's lowest score."""
     own = {hit.item.id: hit for hit in windows}
+    candidates = {hit.item.id: hit.item for hit in windows}
     best: dict[str, float] = {}
-    candidates: dict[str, MemoryItem] = {hit.item.id: hit.item for hit in windows}
     for hit in messages:
-        for parent in parents(hit.item.id):
-            if parent.level == 1:
-                candidates.setdefault(parent.id, parent)
-                best[parent.id] = max(best.get(parent.id, hit.score), hit.score)
+        window = window_of.get(hit.item.id)
+        if window is None:
+            continue
+        candidates.setdefault(window.id, window)
+        known = best.get(window.id)
+        if known is None or hit.score > known:
+            best[window.id] = hit.score
     if not candidates:
         return []
     floor_own = min((hit.score for hit in windows), default=0.0)
@@ -49,12 +54,15 @@ def rank_regions(
         [best.get(i, floor_best) for i in ids],
     ).values
     by_index = {candidates[i].index: value for i, value in zip(ids, fused, strict=True)}
-    region = [
-        value + neighbour_weight * (by_index.get(index - 1, 0.0) + by_index.get(index + 1, 0.0))
-        for index, value in by_index.items()
-    ]
-    order = sorted(range(len(ids)), key=lambda n: -region[n])  # stable: ties keep ids' order
-    return [
-        Hit(candidates[ids[n]], region[n], own[ids[n]].dense if ids[n] in own else None)
-        for n in order
-    ]
+    region = np.array(
+        [
+            value + neighbour_weight * (by_index.get(at - 1, 0.0) + by_index.get(at + 1, 0.0))
+            for at, value in by_index.items()
+        ]
+    )
+    hits = []
+    for n in np.argsort(-region, kind="stable").tolist():  # ties keep ids' order
+        found = own.get(ids[n])
+        dense = None if found is None else found.dense
+        hits.append(Hit(candidates[ids[n]], float(region[n]), dense))
+    return hits

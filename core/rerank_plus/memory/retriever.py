@@ -301,7 +301,7 @@ class MemoryRetriever:
         ranked = by_level.get(start, [])
         if start == 1 and policy.drill_from == "regions":
             ranked = rank_regions(
-                ranked, by_level.get(0, []), self.memory.parents, policy.neighbour_weight
+                ranked, by_level.get(0, []), self.index().window_of, policy.neighbour_weight
             )
             trace.step("regions", top=[(hit.item.id, hit.score) for hit in ranked[:5]])
         picks = ranked[: policy.drill_picks[tier]]
