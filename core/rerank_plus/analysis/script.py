@@ -13,6 +13,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterable
 
 #: (first code point, last code point, script), sorted, non-overlapping.
 _RANGES: tuple[tuple[int, int, str], ...] = (
@@ -91,16 +92,20 @@ _NON_LATIN_LETTER = re.compile(f"(?![{_LATIN}])[^\\W\\d_]")
 UNSPACED_SCRIPTS = frozenset({"Han", "Kana", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan"})
 
 
-def _ranges_of(scripts: frozenset[str]) -> str:
-    """A character class of the code points of ``scripts``."""
-    return (
-        "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b, script in _RANGES if script in scripts) + "]"
-    )
+def script_class(scripts: Iterable[str]) -> str:
+    """A regular-expression character class of the code points of ``scripts`` (names as
+    :func:`char_script` gives them: "Han", "Kana", "Greek" ...).
+
+    >>> re.fullmatch(script_class(["Greek"]) + "+", "Ελληνικά") is not None
+    True
+    """
+    wanted = set(scripts)
+    return "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b, script in _RANGES if script in wanted) + "]"
 
 
 def _letters_of(scripts: frozenset[str]) -> re.Pattern[str]:
     """One letter (marks apart: a Thai vowel sign is not one) of any of ``scripts``."""
-    return re.compile(f"(?={_ranges_of(scripts)})[^\\W\\d_]")
+    return re.compile(f"(?={script_class(scripts)})[^\\W\\d_]")
 
 
 #: A letter of a script written without spaces: a language model spends a token or so on each.
@@ -110,7 +115,7 @@ UNSPACED_LETTER = _letters_of(UNSPACED_SCRIPTS)
 IDEOGRAPHIC_LETTER = _letters_of(frozenset({"Han", "Kana"}))
 #: Letters of an alphabet written without spaces per word, where a budget counts words.
 LETTERS_PER_WORD = 4
-_UNSPACED_CHARACTER = re.compile(_ranges_of(UNSPACED_SCRIPTS))
+_UNSPACED_CHARACTER = re.compile(script_class(UNSPACED_SCRIPTS))
 
 
 def has_unspaced(text: str) -> bool:
@@ -180,15 +185,7 @@ def script_runs(token: str) -> list[tuple[str, str]]:
     return runs
 
 
-_SEGMENTED_CHARACTER = re.compile(
-    "["
-    + "".join(
-        f"{chr(start)}-{chr(end)}"
-        for start, end, script in _RANGES
-        if script in UNSPACED_SCRIPTS or script in CJK_SCRIPTS
-    )
-    + "]"
-)
+_SEGMENTED_CHARACTER = re.compile(script_class(UNSPACED_SCRIPTS | CJK_SCRIPTS))
 
 
 def needs_segmentation(token: str) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
+from rerank_plus.analysis.script import script_class
 from rerank_plus.memory.query.folding import fold
 from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
 
@@ -96,7 +97,7 @@ def _compiled(kind: str) -> tuple[_Group, ...]:
         members = {code: lex for code, lex in LEXICONS.items() if lex.script == script}
         groups.append(
             _Group(
-                re.compile(f"[{script}]") if script else None,
+                re.compile(script_class(script)) if script else None,
                 re.compile(lexicon_pattern(list(members.values()), of_kind, whole=whole)),
                 tuple(
                     (code, re.compile(lexicon_pattern([lexicon], of_kind, whole=whole)))

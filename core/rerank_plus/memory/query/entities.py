@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from rerank_plus.analysis.script import script_class
 from rerank_plus.memory.query.folding import fold
 from rerank_plus.memory.query.lexicon import LEXICONS
 
@@ -78,7 +79,7 @@ def known_names(names: tuple[str, ...]) -> KnownNames:
 def _unspaced_letter() -> re.Pattern[str]:
     """A letter of a script written without spaces (Chinese, Japanese, Thai)."""
     return re.compile(
-        "[" + "".join(lex.script for lex in LEXICONS.values() if not lex.spaced) + "]"
+        script_class(script for lex in LEXICONS.values() if not lex.spaced for script in lex.script)
     )
 
 

@@ -11,6 +11,7 @@ from datetime import date
 from functools import cache
 from typing import Any
 
+from rerank_plus.analysis.script import script_class
 from rerank_plus.memory.query.cues import lexicon_pattern, spaced, words_pattern
 from rerank_plus.memory.query.folding import fold
 from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
@@ -129,7 +130,7 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
     trigger = words_pattern([f"(?:{words})" for words in trigger_words], apart=apart)
     return _LanguagePatterns(
         language,
-        re.compile(f"[{lexicon.script}]") if lexicon.script else None,
+        re.compile(script_class(lexicon.script)) if lexicon.script else None,
         re.compile(trigger),
         tuple(patterns),
         _alternation(dict(lexicon.units)),

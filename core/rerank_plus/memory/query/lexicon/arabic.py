@@ -214,5 +214,5 @@ ARABIC = Lexicon(
     ),
     month_alone=(r"(?:في|خلال|منذ|شهر) <MONTH>(?: <YEAR>)?", r"<MONTH> <YEAR>"),
     day_dates=(r"<DAY> (?:من )?<MONTH>(?: <YEAR>)?",),
-    script="\u0600-\u06ff\u0750-\u077f",
+    script=("Arabic",),
 )

@@ -7,7 +7,7 @@ words; the scope list holds the rest of what a general question says ("一下", 
 
 from __future__ import annotations
 
-from rerank_plus.memory.query.lexicon.han import HAN, HAN_MONTHS, han_numbers
+from rerank_plus.memory.query.lexicon.han import HAN_MONTHS, han_numbers
 from rerank_plus.memory.query.lexicon.table import Lexicon, _frozen
 
 #: The measure word between a number and its unit ("三个小时").
@@ -240,5 +240,5 @@ CHINESE = Lexicon(
     month_alone=(r"(?:<YEAR>年)?<MONTH>(?:份)?",),
     day_dates=(r"(?:<YEAR>年)?<MONTH><DAY>[日号號]",),
     spaced=False,
-    script=HAN,
+    script=("Han",),
 )

@@ -205,5 +205,5 @@ GREEK = Lexicon(
         r"<MONTH> (?:του )?<YEAR>",
     ),
     day_dates=(r"<DAY> <MONTH>(?: <YEAR>)?",),
-    script="\u0370-\u03ff\u1f00-\u1fff",
+    script=("Greek",),
 )

@@ -1,10 +1,7 @@
-"""Han characters, shared by Chinese and Japanese: their Unicode blocks, and the numbers
-written with them ("三", "十五", "二十")."""
+"""What Chinese and Japanese share of Han characters: the numbers written with them ("三",
+"十五", "二十") and the months named by them."""
 
 from __future__ import annotations
-
-#: The CJK Unified Ideographs (with Extension A) and the Compatibility Ideographs.
-HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
 _DIGITS = ("一", "二", "三", "四", "五", "六", "七", "八", "九")
 

@@ -8,7 +8,7 @@ folded alike, so they are written as usual.
 
 from __future__ import annotations
 
-from rerank_plus.memory.query.lexicon.han import HAN, HAN_MONTHS, han_numbers
+from rerank_plus.memory.query.lexicon.han import HAN_MONTHS, han_numbers
 from rerank_plus.memory.query.lexicon.table import Lexicon, _frozen
 
 #: The ways of writing the counter of months ("3か月", "3ヶ月").
@@ -237,5 +237,5 @@ JAPANESE = Lexicon(
     month_alone=(r"(?:<YEAR>年)?<MONTH>",),
     day_dates=(r"(?:<YEAR>年)?<MONTH><DAY>日",),
     spaced=False,
-    script="\u3040-\u30ff" + HAN,  # kana, then kanji
+    script=("Kana", "Han"),
 )

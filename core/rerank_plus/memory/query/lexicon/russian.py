@@ -235,5 +235,5 @@ RUSSIAN = Lexicon(
         r"<MONTH> <YEAR>(?: года)?",
     ),
     day_dates=(r"<DAY> <MONTH>(?: <YEAR>(?: года)?)?",),
-    script="\u0400-\u04ff",
+    script=("Cyrillic",),
 )

@@ -70,10 +70,10 @@ class Lexicon:
     #: False where words are not written apart (Chinese, Japanese, Thai): no word boundary
     #: falls inside a run of their letters, so their cues match anywhere in it.
     spaced: bool = True
-    #: The letters the language is written in, as the inside of a character class: its cues
-    #: are looked for only in a query that has one (an unspaced pattern, tried at every
-    #: character, is the costly kind; "" tries them on every query).
-    script: str = ""
+    #: The scripts the language is written in (:mod:`rerank_plus.analysis.script` names): its
+    #: cues are looked for only in a query that has a character of one (an unspaced pattern,
+    #: tried at every character, is the costly kind; () tries them on every query).
+    script: tuple[str, ...] = ()
     #: January first, every form (abbreviations too: they only count next to a day or year).
     months: tuple[str, ...] = field(default=())
     #: a month without a day ("in May", "May 2024"): templates with <MONTH> and <YEAR>; a lead

@@ -219,6 +219,6 @@ THAI = _as_read(
         month_alone=(r"(?:เดือน\s*)?<MONTH>",),
         day_dates=(r"(?:วันที่\s*)?<DAY>\s*<MONTH>",),
         spaced=False,
-        script="\u0e00-\u0e7f",
+        script=("Thai",),
     )
 )
