@@ -125,7 +125,11 @@ def test_query_json_holds_context_items_guidance_and_trace(memory_file, capsys):
     for item in report["items"]:
         header = f"[L{item['level']} #{item['index']} "
         assert header in report["context"] or item["block"] == "quotes"
-    assert {"level", "index", "block", "score", "time", "speaker"} <= set(report["items"][-1])
+    for item in report["items"]:
+        fields = {"level", "index", "block", "score", "time"} | (
+            {"speaker"} if item["level"] == 0 else set()
+        )
+        assert fields <= set(item)
     query_step = report["trace"]["steps"][0]
     assert query_step["now"] == "2024-05-06T12:00:00+00:00"
 

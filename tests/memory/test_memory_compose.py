@@ -6,7 +6,7 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rerank_plus.memory.compose import Composer, context_items
+from rerank_plus.memory.compose import ELISION, Composer, context_items
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.search import Hit
 from rerank_plus.memory.sentences import split_sentences
@@ -80,7 +80,7 @@ def test_a_quote_inside_a_chosen_summary_is_not_repeated_and_overlaps_are_elided
     }
     trace = Trace("q")
     result = composer().compose(hits, QUOTAS, ("extracts", "quotes", "overview"), 400, 0.0, trace)
-    assert "Ana: [...] Marketing agrees." in result.text
+    assert f"Ana: {ELISION} Marketing agrees." in result.text
     assert result.text.count("Price is 25 euros.") == 1
     assert {"id": "m0", "reason": "already in the context", "block": "quotes"} in trace.rejected
 
@@ -166,7 +166,7 @@ def test_property_never_over_budget_and_no_sentence_twice(
     per_item = Counter(
         sentence
         for placed in result.placed
-        for sentence in {fold(s) for s in split_sentences(placed.shown) if s != "[...]"}
+        for sentence in {fold(s) for s in split_sentences(placed.shown) if s != ELISION}
     )
     assert all(count == 1 for count in per_item.values())  # an item may repeat itself
 

@@ -13,8 +13,10 @@ def test_ready_made_profiles_follow_the_design() -> None:
     profile = memory_profile()
     assert set(profile.policies) == set(INTENTS)
     synthesis, detail = profile.policies["synthesis"], profile.policies["detail"]
-    # synthesis: mostly the top levels; some quotes too (they carry more of an answer's words)
-    assert synthesis.quotas["overview"] >= 0.7 > synthesis.quotas["quotes"] > 0
+    # synthesis: every level, sentence by sentence for what it adds to the context
+    assert all(synthesis.quotas[block] > 0 for block in ("overview", "extracts", "quotes"))
+    assert set(synthesis.coverage_blocks) == {"overview", "extracts", "quotes"}
+    assert not detail.coverage_blocks  # a precise question wants whole messages, best first
     # detail: quotes first; summaries only get what the quotes leave (measured: see memory.md)
     assert detail.quotas["quotes"] == 1.0 and detail.fill_order[0] == "quotes"
     # a precise question's answer leads; a broad one reads the big picture first
@@ -96,6 +98,15 @@ def test_a_memory_section_overrides_one_intent_and_the_tiers(tmp_path: Path) -> 
         (
             {"memory": {"detail": {"fusion": {"method": "weighted", "normalization": "l2"}}}},
             "memory.detail.fusion: Unknown normalization 'l2'; choose one of dbsf, minmax",
+        ),
+        (
+            {"memory": {"synthesis": {"coverage_blocks": ["summaries"]}}},
+            "memory.synthesis.coverage_blocks names unknown block(s) ['summaries']; use "
+            "overview, extracts or quotes.",
+        ),
+        (
+            {"memory": {"detail": {"coverage_blocks": "quotes"}}},
+            "memory.detail.coverage_blocks must be a list of block names, got 'quotes'.",
         ),
     ],
 )

@@ -11,7 +11,9 @@ unused goes to the next one (and what is left after the last block goes round on
 block that can use it), and an item that does not fit is skipped, not the end of the fill.
 
 No text twice: a sentence already shown (say, inside a chosen summary) is not repeated; an
-item's repeated sentences are elided with ``[...]``, and an item with nothing new is left out.
+item's repeated sentences are elided with ``…``, and an item with nothing new is left out.
+A broad question's blocks may be filled sentence by sentence instead, for the terms each adds
+(:mod:`rerank_plus.memory.coverage`).
 """
 
 from __future__ import annotations
@@ -23,8 +25,16 @@ from datetime import datetime
 from typing import NamedTuple
 
 from rerank_plus.memory.context import BLOCKS, ContextItem
+from rerank_plus.memory.coverage import (
+    MIN_SENTENCE_TERMS,
+    MIN_SENTENCE_WORDS,
+    Candidate,
+    Coverage,
+    pick,
+)
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.search import Hit
+from rerank_plus.memory.sentences import word_count
 from rerank_plus.memory.text_cache import TextCache
 from rerank_plus.memory.trace import Trace
 from rerank_plus.selection.budget import TOKENS_PER_PIECE, approximate_tokens
@@ -34,7 +44,7 @@ TITLES = {
     "extracts": "Extracts (window summaries):",
     "quotes": "Quotes (verbatim messages):",
 }
-ELISION = "[...]"
+ELISION = "…"
 
 
 def _pieces(tokens: int) -> int:
@@ -78,6 +88,9 @@ class _FillState:
     shown: set[str] = field(default_factory=set)
     quote_indices: set[int] = field(default_factory=set)
     opened: set[str] = field(default_factory=set)
+    #: the terms of what is shown (read by a coverage fill only)
+    covered: set[str] = field(default_factory=set)
+    sections: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -128,22 +141,26 @@ class Composer:
         min_relevance: float,
         trace: Trace,
         show_order: Sequence[str] = BLOCKS,
+        coverage: Coverage | None = None,
     ) -> Composition:
+        """The context: each block filled in ``fill_order`` with its quota, item by item in
+        the order of its candidates, or, for the blocks ``coverage`` names, sentence by
+        sentence for what they add (:mod:`rerank_plus.memory.coverage`)."""
         state = _FillState()
+
+        def fill(block: str, allowance: float, step: Trace | None) -> float:
+            pool = candidates.get(block, ())
+            if coverage is not None and block in coverage.blocks:
+                return self._fill_coverage(block, pool, allowance, state, coverage, step)
+            return self._fill(block, pool, allowance, min_relevance, state, step, coverage)
+
         carry = 0.0
         for block in fill_order:  # each block its quota, plus what the blocks before it left
-            carry = self._fill(
-                block,
-                candidates.get(block, ()),
-                quotas[block] * max_tokens + carry,
-                min_relevance,
-                state,
-                trace,
-            )
+            carry = fill(block, quotas[block] * max_tokens + carry, trace)
         for block in fill_order:  # what is still left, to whichever block can use it
             if carry < 1:
                 break
-            carry = self._fill(block, candidates.get(block, ()), carry, min_relevance, state, None)
+            carry = fill(block, carry, None)
         return self._render(state.accepted, max_tokens, trace, show_order)
 
     def _fill(
@@ -154,6 +171,7 @@ class Composer:
         min_relevance: float,
         state: _FillState,
         trace: Trace | None,
+        coverage: Coverage | None = None,
     ) -> float:
         """Accept ``pool``'s items in order while they fit ``allowance``; what is left."""
         best = max((hit.score for hit in pool), default=0.0)
@@ -190,9 +208,113 @@ class Composer:
             state.placed_ids.add(item.id)
             state.accepted.append(Placed(hit, block, text))
             state.shown.update(known.folded)
+            if coverage is not None:
+                state.covered.update(*coverage.terms_of(item))
             if block == "quotes":
                 state.quote_indices.add(item.index)
         return max(0.0, allowance)
+
+    def _fill_coverage(
+        self,
+        block: str,
+        pool: Sequence[Hit],
+        allowance: float,
+        state: _FillState,
+        coverage: Coverage,
+        trace: Trace | None,
+    ) -> float:
+        """Show the sentences of ``pool``'s items that add most of what is not yet covered,
+        per token, while they fit ``allowance`` (an item's other sentences elided); what is
+        left."""
+        hits = [hit for hit in pool if hit.item.id not in state.placed_ids]
+        title = 0 if block in state.opened else self.cache.tokens(TITLES[block])
+        candidates = self._sentence_candidates(block, hits, state, coverage)
+        best = max((hit.score for hit in hits), default=0.0)
+        relevance = (
+            [max(hits[c.item].score, 0.0) / best for c in candidates]
+            if coverage.by_relevance and best > 0
+            else None
+        )
+        picks = pick(
+            candidates,
+            coverage.weights,
+            allowance - title,
+            set(state.covered),
+            relevance,
+            set(state.sections),
+        )
+        while picks:  # the picks' exact cost, elision marks included; the last ones go if over
+            shown = self._partial_texts(hits, picks)
+            cost = title + sum(
+                self._line_tokens(hits[n].item, text) + self._known(hits[n].item).header_tokens
+                for n, (text, _) in shown.items()
+            )
+            if cost <= allowance:
+                break
+            picks.pop()
+        if trace:
+            trace.step("coverage", block=block, candidates=len(candidates), picked=len(picks))
+        if not picks:
+            return allowance
+        for n, (text, kept) in shown.items():
+            item = hits[n].item
+            state.accepted.append(Placed(hits[n], block, text))
+            state.placed_ids.add(item.id)
+            sentences = self.cache.sentences(item)
+            terms = coverage.terms_of(item)
+            state.shown.update(sentences[k][1] for k in kept)
+            state.covered.update(*(terms[k] for k in kept))
+            if item.id in coverage.sections:
+                state.sections.add(coverage.sections[item.id])
+            if block == "quotes":
+                state.quote_indices.add(item.index)
+        state.opened.add(block)
+        return max(0.0, allowance - cost)
+
+    def _sentence_candidates(
+        self, block: str, hits: Sequence[Hit], state: _FillState, coverage: Coverage
+    ) -> list[Candidate]:
+        """The sentences of ``hits`` that may be shown: new to the context, with words and
+        terms enough to stand on their own."""
+        candidates: list[Candidate] = []
+        for position, hit in enumerate(hits):
+            item = hit.item
+            section = coverage.sections.get(item.id)
+            opening = self._known(item).header_tokens
+            if block == "quotes" and item.speaker:
+                opening += self.cache.tokens(f"{item.speaker}:")
+            sentences = self.cache.sentences(item)
+            for n, terms in enumerate(coverage.terms_of(item)):
+                sentence, form = sentences[n]
+                if (
+                    form in state.shown
+                    or len(terms) < MIN_SENTENCE_TERMS
+                    or word_count(sentence) < MIN_SENTENCE_WORDS
+                ):
+                    continue
+                # a token more for the elision mark or the space that joins it
+                tokens = self.cache.tokens(sentence) + 1
+                candidates.append(Candidate(position, n, terms, tokens, opening, section, form))
+        return candidates
+
+    def _partial_texts(
+        self, hits: Sequence[Hit], picks: Sequence[Candidate]
+    ) -> dict[int, tuple[str, list[int]]]:
+        """Per picked item (in the order of its first pick), its text with only the picked
+        sentences shown, the others elided, and the positions of those sentences."""
+        kept: dict[int, list[int]] = {}
+        for candidate in picks:
+            kept.setdefault(candidate.item, []).append(candidate.sentence)
+        shown: dict[int, tuple[str, list[int]]] = {}
+        for n, positions in kept.items():
+            parts: list[str] = []
+            for k, (sentence, _) in enumerate(self.cache.sentences(hits[n].item)):
+                if k in positions:
+                    parts.append(sentence)
+                elif not parts or parts[-1] != ELISION:
+                    parts.append(ELISION)
+            shown[n] = (" ".join(parts), sorted(positions))
+        return shown
 
     def _line_tokens(self, item: MemoryItem, text: str) -> int:
         if text is self.cache.whole(item):  # kept per item: not built nor hashed again

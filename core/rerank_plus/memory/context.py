@@ -23,7 +23,7 @@ BLOCKS = ("overview", "extracts", "quotes")
 class ContextItem:
     """One memory item placed in a context: which block holds it, the score that earned it, and
     what the context shows of it (``shown``: its text, less the sentences an item before it
-    already showed, elided as ``[...]``)."""
+    already showed, or that a coverage fill did not pick, elided as ``…``)."""
 
     item: MemoryItem
     score: float

@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -18,9 +19,11 @@ import numpy as np
 
 from rerank_plus.analysis import Analyzer
 from rerank_plus.analysis.language import dominant_language, resolve_languages
+from rerank_plus.memory.coverage import salience
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
+from rerank_plus.memory.sentences import split_sentences
 from rerank_plus.memory.text_cache import TextCache
 from rerank_plus.scoring.bm25 import BM25Reranker
 
@@ -113,6 +116,7 @@ class MemoryIndex:
         self.spans_days = len({moment.date() for moment in times}) > 1
         self.span_starts = self._span_starts(items)
         self._text_caches: dict[int, TextCache] = {}
+        self._sentence_terms: dict[str, tuple[frozenset[str], ...]] = {}
         self._names: dict[str, str] = {}
         self._boost_fields: dict[tuple[bool, bool], dict[str, Mapping[str, Any]]] = {}
         self._shared_fields: dict[tuple[str, bool, datetime | None], Mapping[str, Any]] = {}
@@ -203,6 +207,37 @@ class MemoryIndex:
             frequencies.append(counts)
             lengths.append(length)
         return frequencies, lengths
+
+    @cached_property
+    def salience(self) -> dict[str, float]:
+        """Each term's coverage weight (:func:`~rerank_plus.memory.coverage.salience`), from
+        the messages that use it."""
+        messages = self.levels[0].postings if self.levels else {}
+        return salience({term: len(found) for term, found in messages.items()})
+
+    @cached_property
+    def sections(self) -> dict[str, str]:
+        """The part of the conversation each window and message belongs to: the summary right
+        above its window (the window itself in a memory without one)."""
+        found: dict[str, str] = {}
+        for window in self.memory.level(1):
+            parents = self.memory.parents(window.id)
+            section = parents[0].id if parents else window.id
+            found[window.id] = section
+            found.update(dict.fromkeys(window.covers, section))
+        return found
+
+    def sentence_terms(self, item: MemoryItem) -> tuple[frozenset[str], ...]:
+        """The analyzed terms of each of ``item``'s sentences (as :func:`split_sentences`
+        cuts them), in its own language; kept for every later query."""
+        found = self._sentence_terms.get(item.id)
+        if found is None:
+            language = self.item_terms[item.id][0]
+            found = self._sentence_terms[item.id] = tuple(
+                frozenset(self.analyzer.analyze(sentence, language).terms)
+                for sentence in split_sentences(item.text)
+            )
+        return found
 
     def text_cache(self, counter: Callable[[str], int]) -> TextCache:
         """Sentences and token counts kept across queries, one cache per token counter."""

@@ -25,6 +25,7 @@ from typing import Any
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.compose import Composer, context_items
 from rerank_plus.memory.context import ContextItem, Guidance, MemoryContext
+from rerank_plus.memory.coverage import Coverage
 from rerank_plus.memory.drilldown import drill_down
 from rerank_plus.memory.embedding import as_embedder
 from rerank_plus.memory.index import MemoryIndex
@@ -225,6 +226,15 @@ class MemoryRetriever:
             policy.min_relevance,
             trace,
             policy.show_order,
+            coverage=Coverage(
+                frozenset(policy.coverage_blocks),
+                index.salience,
+                index.sentence_terms,
+                by_relevance=bool(analysis.keywords),
+                sections=index.sections,
+            )
+            if policy.coverage_blocks
+            else None,
         )
         trace.timed("compose")
         trace.spend = composition.spend

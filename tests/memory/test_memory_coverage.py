@@ -1,0 +1,217 @@
+"""Coverage fill: sentences picked for the terms they add, per token, spread over sections."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rerank_plus.memory import MemoryRetriever, build_memory
+from rerank_plus.memory.compose import ELISION, Composer
+from rerank_plus.memory.coverage import Candidate, Coverage, pick, salience
+from rerank_plus.memory.items import MemoryItem
+from rerank_plus.memory.search import Hit
+from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.memory.text_cache import fold
+from rerank_plus.memory.trace import Trace
+from rerank_plus.selection.budget import approximate_tokens
+
+
+def candidate(
+    sentence: int,
+    terms: str,
+    tokens: int = 5,
+    item: int = 0,
+    section: str | None = None,
+    form: str = "",
+) -> Candidate:
+    """A sentence of ``item`` whose header costs 2 tokens."""
+    return Candidate(item, sentence, frozenset(terms.split()), tokens, 2, section, form)
+
+
+def test_salience_grows_with_the_messages_that_use_a_term_but_damped() -> None:
+    weights = salience({"budget": 99, "venue": 9, "lyon": 1})
+    assert weights["budget"] > weights["venue"] > weights["lyon"] > 0
+    assert weights["budget"] / weights["lyon"] < 10  # 99 times the messages, not the weight
+
+
+def test_pick_prefers_new_weight_per_token_and_stops_when_nothing_is_new() -> None:
+    weights = {"budget": 3.0, "venue": 2.0, "lyon": 1.0}
+    short = candidate(0, "budget venue", tokens=4)
+    long = candidate(1, "budget venue lyon", tokens=20)
+    same = candidate(2, "budget", tokens=2)
+    covered: set[str] = set()
+    picked = pick([long, short, same], weights, 100, covered)
+    assert [c.sentence for c in picked] == [0, 1]  # "budget" alone adds nothing after them
+    assert covered == {"budget", "venue", "lyon"}
+
+
+def test_pick_holds_the_allowance_header_included() -> None:
+    weights = {"a": 1.0, "b": 1.0}
+    first = candidate(0, "a", tokens=5)
+    second = candidate(1, "b", tokens=5, item=1)
+    # 5 tokens + 2 for the header each: only one fits in 10
+    assert len(pick([first, second], weights, 10, set())) == 1
+    assert pick([first], weights, 6, set()) == []
+
+
+def test_terms_already_shown_add_nothing() -> None:
+    picked = pick([candidate(0, "budget")], {"budget": 5.0}, 100, {"budget"})
+    assert picked == []
+
+
+def test_a_section_not_shown_yet_draws_the_next_pick() -> None:
+    weights = {"budget": 3.0, "cost": 2.5, "logo": 1.0}
+    same_section = candidate(1, "cost", section="s1")
+    other_section = candidate(2, "logo", section="s2", item=1)
+    first = candidate(0, "budget", section="s1")
+    picked = pick([first, same_section, other_section], weights, 7 + 7, set())
+    assert [c.sentence for c in picked] == [0, 2]
+
+
+def test_relevance_multiplies_the_gain() -> None:
+    weights = {"budget": 2.0, "logo": 2.0}
+    a = candidate(0, "budget")
+    b = candidate(1, "logo", item=1)
+    picked = pick([a, b], weights, 7, set(), relevance=[0.2, 1.0])
+    assert [c.sentence for c in picked] == [1]
+
+
+def test_a_sentence_said_twice_is_picked_once() -> None:
+    weights = {"budget": 1.0}
+    twice = [
+        candidate(0, "budget", section="s1", form="budget agreed"),
+        candidate(0, "budget", section="s2", form="budget agreed", item=1),
+    ]
+    assert len(pick(twice, weights, 100, set())) == 1
+
+
+def test_no_candidate_gives_no_pick() -> None:
+    assert pick([], {"a": 1.0}, 100, set()) == []
+
+
+def coverage_of(items: list[MemoryItem], sections: dict[str, str] | None = None) -> Coverage:
+    """Terms: the lower-cased words of four letters or more of each sentence."""
+
+    def terms_of(item: MemoryItem) -> tuple[frozenset[str], ...]:
+        return tuple(
+            frozenset(w.strip(".,!?").lower() for w in s.split() if len(w.strip(".,!?")) > 3)
+            for s in split_sentences(item.text)
+        )
+
+    counts: Counter[str] = Counter()
+    for item in items:
+        counts.update(set().union(*terms_of(item)))
+    return Coverage(
+        frozenset({"extracts", "quotes"}), salience(counts), terms_of, False, sections or {}
+    )
+
+
+def test_a_coverage_block_shows_the_sentences_that_add_most_and_elides_the_rest() -> None:
+    window = MemoryItem(
+        "w0",
+        1,
+        0,
+        "Yeah right okay then. The venue in Lyon costs nine hundred euros. "
+        "The venue in Lyon costs nine hundred euros indeed. Marketing moves the launch to March.",
+    )
+    trace = Trace("q")
+    result = Composer(approximate_tokens, {}, with_date=False).compose(
+        {"extracts": [Hit(window, 1.0)]},
+        {"overview": 0.0, "extracts": 1.0, "quotes": 0.0},
+        ("extracts", "quotes", "overview"),
+        60,
+        0.0,
+        trace,
+        coverage=coverage_of([window]),
+    )
+    shown = result.placed[0].shown
+    assert "Marketing moves the launch to March." in shown
+    assert shown.count("The venue in Lyon") == 1 and "Yeah right" not in shown
+    assert ELISION in shown
+    assert result.tokens == approximate_tokens(result.text) <= 60
+    assert any(step["step"] == "coverage" for step in trace.steps)
+
+
+SENTENCES = st.sampled_from(
+    [
+        "The venue in Lyon costs nine hundred euros.",
+        "Marketing wants the launch moved to March.",
+        "The audit found two security issues today.",
+        "Yes.",
+        "🙂 🙂 🙂 🙂 🙂",
+        "Ben will fix both payment issues by Friday.",
+    ]
+)
+TEXTS = st.lists(SENTENCES, min_size=1, max_size=4).map(" ".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    texts=st.lists(TEXTS, min_size=1, max_size=10),
+    levels=st.lists(st.integers(0, 2), min_size=10, max_size=10),
+    budget=st.integers(1, 300),
+)
+def test_property_coverage_never_over_budget_and_no_sentence_twice(
+    texts: list[str], levels: list[int], budget: int
+) -> None:
+    blocks = {0: "quotes", 1: "extracts", 2: "overview"}
+    hits: dict[str, list[Hit]] = {"overview": [], "extracts": [], "quotes": []}
+    items = []
+    for i, text in enumerate(texts):
+        item = MemoryItem(f"i{i}", levels[i], i, text, speaker="Ana" if i % 2 else None)
+        items.append(item)
+        hits[blocks[levels[i]]].append(Hit(item, 1.0 / (i + 1)))
+    sections = {item.id: f"s{item.index // 3}" for item in items if item.level < 2}
+    result = Composer(approximate_tokens, {}, with_date=False).compose(
+        hits,
+        {"overview": 0.3, "extracts": 0.3, "quotes": 0.4},
+        ("overview", "extracts", "quotes"),
+        budget,
+        0.0,
+        Trace("q"),
+        coverage=coverage_of(items, sections),
+    )
+    assert result.tokens == approximate_tokens(result.text) <= budget
+    shown = Counter(
+        form
+        for placed in result.placed
+        for form in {fold(s) for s in split_sentences(placed.shown) if s != ELISION}
+    )
+    assert all(count == 1 for count in shown.values())  # an item shown whole may repeat itself
+
+
+TOPICS = {
+    "venue": [
+        "The venue in Lyon costs nine hundred euros for two days.",
+        "Lyon venue has a stage, a kitchen and parking for the vans.",
+        "We should book the Lyon venue before the prices rise in spring.",
+    ],
+    "audit": [
+        "The security audit found two issues in the payment module.",
+        "Both audit issues are in the payment module's refund path.",
+        "Ben will patch the payment module before the audit closes.",
+    ],
+    "logo": [
+        "The new logo stays green and white, like the old logo.",
+        "Designers sent three logo drafts with a rounder font.",
+        "Chloe prefers the second logo draft with the darker green.",
+    ],
+}
+
+
+@pytest.mark.parametrize("budget", [120, 250])
+def test_a_broad_question_covers_every_part_of_the_conversation(budget: int) -> None:
+    messages = [
+        {"text": f"{line} " + "Yeah okay. " * 2, "speaker": ("Ana", "Ben", "Chloe")[n % 3]}
+        for topic in TOPICS.values()
+        for _ in range(4)
+        for n, line in enumerate(topic)
+    ]
+    memory = build_memory(messages, window_words=120)
+    context = MemoryRetriever(memory).retrieve("Summarize the whole conversation", budget)
+    assert context.intent == "synthesis"
+    assert context.tokens <= budget
+    for topic in TOPICS:
+        assert topic in context.text.lower()
