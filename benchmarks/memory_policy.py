@@ -115,6 +115,7 @@ def main() -> None:
         "| query embedding ms p50 |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|")
+    by_intent: dict[tuple[int, str], list[float]] = {}
     for size in (int(s) for s in args.sizes.split(",")):
         memory = synthetic_memory(messages_for(size))
         embedder = TimedVectors()
@@ -127,15 +128,22 @@ def main() -> None:
         for query in queries:
             embedder.seconds = embedder.cpu_seconds = 0.0
             start, start_cpu = time.perf_counter(), time.process_time()
-            retriever.retrieve(query, max_tokens=args.budget)
+            intent = retriever.retrieve(query, max_tokens=args.budget).intent
             total, total_cpu = time.perf_counter() - start, time.process_time() - start_cpu
             own.append((total - embedder.seconds) * 1000)
+            by_intent.setdefault((len(memory), intent), []).append(own[-1])
             cpu.append((total_cpu - embedder.cpu_seconds) * 1000)
             model.append(embedder.seconds * 1000)
         cuts = statistics.quantiles(own, n=10)
         print(
             f"| {len(memory):,} | {built:.1f} | {statistics.median(own):.1f} | {cuts[8]:.1f} "
             f"| {max(own):.1f} | {statistics.median(cpu):.1f} | {statistics.median(model):.2f} |"
+        )
+    print("\n| items | intent | questions | policy ms p50 | max |\n|---:|---|---:|---:|---:|")
+    for (items, intent), times in sorted(by_intent.items()):
+        print(
+            f"| {items:,} | {intent} | {len(times)} | {statistics.median(times):.1f} "
+            f"| {max(times):.1f} |"
         )
 
 

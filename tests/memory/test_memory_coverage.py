@@ -22,12 +22,16 @@ def candidate(
     sentence: int,
     terms: str,
     tokens: int = 5,
-    item: int = 0,
+    item: str = "w0",
     section: str | None = None,
     form: str = "",
+    weights: dict[str, float] | None = None,
 ) -> Candidate:
-    """A sentence of ``item`` whose header costs 2 tokens."""
-    return Candidate(item, sentence, frozenset(terms.split()), tokens, 2, section, form)
+    """A sentence of ``item`` whose header costs 2 tokens (its weight summed from ``weights``,
+    or one per term)."""
+    found = frozenset(terms.split())
+    weight = sum((weights or {}).get(term, 1.0) for term in found)
+    return Candidate(item, sentence, found, weight, tokens, 2, section, form)
 
 
 def test_salience_grows_with_the_messages_that_use_a_term_but_damped() -> None:
@@ -38,9 +42,9 @@ def test_salience_grows_with_the_messages_that_use_a_term_but_damped() -> None:
 
 def test_pick_prefers_new_weight_per_token_and_stops_when_nothing_is_new() -> None:
     weights = {"budget": 3.0, "venue": 2.0, "lyon": 1.0}
-    short = candidate(0, "budget venue", tokens=4)
-    long = candidate(1, "budget venue lyon", tokens=20)
-    same = candidate(2, "budget", tokens=2)
+    short = candidate(0, "budget venue", tokens=4, weights=weights)
+    long = candidate(1, "budget venue lyon", tokens=20, weights=weights)
+    same = candidate(2, "budget", tokens=2, weights=weights)
     covered: set[str] = set()
     picked = pick([long, short, same], weights, 100, covered)
     assert [c.sentence for c in picked] == [0, 1]  # "budget" alone adds nothing after them
@@ -49,40 +53,46 @@ def test_pick_prefers_new_weight_per_token_and_stops_when_nothing_is_new() -> No
 
 def test_pick_holds_the_allowance_header_included() -> None:
     weights = {"a": 1.0, "b": 1.0}
-    first = candidate(0, "a", tokens=5)
-    second = candidate(1, "b", tokens=5, item=1)
+    first = candidate(0, "a", tokens=5, weights=weights)
+    second = candidate(1, "b", tokens=5, item="w1", weights=weights)
     # 5 tokens + 2 for the header each: only one fits in 10
     assert len(pick([first, second], weights, 10, set())) == 1
     assert pick([first], weights, 6, set()) == []
 
 
 def test_terms_already_shown_add_nothing() -> None:
-    picked = pick([candidate(0, "budget")], {"budget": 5.0}, 100, {"budget"})
-    assert picked == []
+    weights = {"budget": 5.0}
+    assert pick([candidate(0, "budget", weights=weights)], weights, 100, {"budget"}) == []
 
 
 def test_a_section_not_shown_yet_draws_the_next_pick() -> None:
     weights = {"budget": 3.0, "cost": 2.5, "logo": 1.0}
-    same_section = candidate(1, "cost", section="s1")
-    other_section = candidate(2, "logo", section="s2", item=1)
-    first = candidate(0, "budget", section="s1")
-    picked = pick([first, same_section, other_section], weights, 7 + 7, set())
-    assert [c.sentence for c in picked] == [0, 2]
+    first = candidate(0, "budget", section="s1", weights=weights)
+    same_section = candidate(1, "cost", section="s1", weights=weights)
+    other_section = candidate(2, "logo", section="s2", item="w1", weights=weights)
+    # without the reward "cost" (2.5 per 5 tokens) beats "logo" (1 per 7: its header too)
+    assert [c.sentence for c in pick([first, same_section, other_section], weights, 14, set())] == [
+        0,
+        2,
+    ]
+    assert [
+        c.sentence for c in pick([first, same_section, other_section], weights, 14, set(), reward=0)
+    ] == [0, 1]
 
 
 def test_relevance_multiplies_the_gain() -> None:
     weights = {"budget": 2.0, "logo": 2.0}
-    a = candidate(0, "budget")
-    b = candidate(1, "logo", item=1)
-    picked = pick([a, b], weights, 7, set(), relevance=[0.2, 1.0])
+    a = candidate(0, "budget", weights=weights)
+    b = candidate(1, "logo", item="w1", weights=weights)
+    picked = pick([a, b], weights, 7, set(), relevance={"w0": 0.2, "w1": 1.0})
     assert [c.sentence for c in picked] == [1]
 
 
 def test_a_sentence_said_twice_is_picked_once() -> None:
     weights = {"budget": 1.0}
     twice = [
-        candidate(0, "budget", section="s1", form="budget agreed"),
-        candidate(0, "budget", section="s2", form="budget agreed", item=1),
+        candidate(0, "budget", section="s1", form="budget agreed", weights=weights),
+        candidate(0, "budget", section="s2", form="budget agreed", item="w1", weights=weights),
     ]
     assert len(pick(twice, weights, 100, set())) == 1
 
@@ -103,8 +113,14 @@ def coverage_of(items: list[MemoryItem], sections: dict[str, str] | None = None)
     counts: Counter[str] = Counter()
     for item in items:
         counts.update(set().union(*terms_of(item)))
+    weights = salience(counts)
     return Coverage(
-        frozenset({"extracts", "quotes"}), salience(counts), terms_of, False, sections or {}
+        frozenset({"extracts", "quotes"}),
+        weights,
+        terms_of,
+        False,
+        sections or {},
+        max(weights.values(), default=0.0),
     )
 
 

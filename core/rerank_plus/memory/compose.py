@@ -91,6 +91,8 @@ class _FillState:
     #: the terms of what is shown (read by a coverage fill only)
     covered: set[str] = field(default_factory=set)
     sections: set[str] = field(default_factory=set)
+    #: per coverage block, the allowance its last fill left unused
+    coverage_left: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -151,7 +153,11 @@ class Composer:
         def fill(block: str, allowance: float, step: Trace | None) -> float:
             pool = candidates.get(block, ())
             if coverage is not None and block in coverage.blocks:
-                return self._fill_coverage(block, pool, allowance, state, coverage, step)
+                if allowance <= state.coverage_left.get(block, -1.0):
+                    return allowance  # what did not fit or add anything then still does not
+                left = self._fill_coverage(block, pool, allowance, state, coverage, step)
+                state.coverage_left[block] = left
+                return left
             return self._fill(block, pool, allowance, min_relevance, state, step, coverage)
 
         carry = 0.0
@@ -228,10 +234,15 @@ class Composer:
         left."""
         hits = [hit for hit in pool if hit.item.id not in state.placed_ids]
         title = 0 if block in state.opened else self.cache.tokens(TITLES[block])
-        candidates = self._sentence_candidates(block, hits, state, coverage)
+        candidates = [
+            candidate
+            for hit in hits
+            for candidate in self._sentences_of(hit.item, block == "quotes", coverage)
+            if candidate.form not in state.shown
+        ]
         best = max((hit.score for hit in hits), default=0.0)
         relevance = (
-            [max(hits[c.item].score, 0.0) / best for c in candidates]
+            {hit.item.id: max(hit.score, 0.0) / best for hit in hits}
             if coverage.by_relevance and best > 0
             else None
         )
@@ -242,12 +253,15 @@ class Composer:
             set(state.covered),
             relevance,
             set(state.sections),
+            coverage.reward,
         )
+        by_id = {hit.item.id: hit for hit in hits}
         while picks:  # the picks' exact cost, elision marks included; the last ones go if over
-            shown = self._partial_texts(hits, picks)
+            shown = self._partial_texts(by_id, picks)
             cost = title + sum(
-                self._line_tokens(hits[n].item, text) + self._known(hits[n].item).header_tokens
-                for n, (text, _) in shown.items()
+                self._line_tokens(by_id[key].item, text)
+                + self._known(by_id[key].item).header_tokens
+                for key, (text, _) in shown.items()
             )
             if cost <= allowance:
                 break
@@ -256,9 +270,9 @@ class Composer:
             trace.step("coverage", block=block, candidates=len(candidates), picked=len(picks))
         if not picks:
             return allowance
-        for n, (text, kept) in shown.items():
-            item = hits[n].item
-            state.accepted.append(Placed(hits[n], block, text))
+        for key, (text, kept) in shown.items():
+            item = by_id[key].item
+            state.accepted.append(Placed(by_id[key], block, text))
             state.placed_ids.add(item.id)
             sentences = self.cache.sentences(item)
             terms = coverage.terms_of(item)
@@ -271,49 +285,55 @@ class Composer:
         state.opened.add(block)
         return max(0.0, allowance - cost)
 
-    def _sentence_candidates(
-        self, block: str, hits: Sequence[Hit], state: _FillState, coverage: Coverage
-    ) -> list[Candidate]:
-        """The sentences of ``hits`` that may be shown: new to the context, with words and
-        terms enough to stand on their own."""
-        candidates: list[Candidate] = []
-        for position, hit in enumerate(hits):
-            item = hit.item
-            section = coverage.sections.get(item.id)
+    def _sentences_of(
+        self, item: MemoryItem, quoted: bool, coverage: Coverage
+    ) -> tuple[Candidate, ...]:
+        """``item``'s sentences that can stand on their own (words and terms enough), as
+        candidates (a quote's first line also names its speaker); kept for every later query.
+        A sentence costs a token more for the elision mark or the space that joins it."""
+        table = self.cache.table(("coverage", quoted))
+        found = table.get(item.id)
+        if found is None:
             opening = self._known(item).header_tokens
-            if block == "quotes" and item.speaker:
+            if quoted and item.speaker:
                 opening += self.cache.tokens(f"{item.speaker}:")
-            sentences = self.cache.sentences(item)
-            for n, terms in enumerate(coverage.terms_of(item)):
-                sentence, form = sentences[n]
-                if (
-                    form in state.shown
-                    or len(terms) < MIN_SENTENCE_TERMS
-                    or word_count(sentence) < MIN_SENTENCE_WORDS
-                ):
-                    continue
-                # a token more for the elision mark or the space that joins it
-                tokens = self.cache.tokens(sentence) + 1
-                candidates.append(Candidate(position, n, terms, tokens, opening, section, form))
-        return candidates
+            section = coverage.sections.get(item.id)
+            weights = coverage.weights
+            found = table[item.id] = tuple(
+                Candidate(
+                    item.id,
+                    n,
+                    terms,
+                    sum(weights.get(term, 0.0) for term in terms),
+                    self.cache.tokens(sentence) + 1,
+                    opening,
+                    section,
+                    form,
+                )
+                for n, ((sentence, form), terms) in enumerate(
+                    zip(self.cache.sentences(item), coverage.terms_of(item), strict=True)
+                )
+                if len(terms) >= MIN_SENTENCE_TERMS and word_count(sentence) >= MIN_SENTENCE_WORDS
+            )
+        return found
 
     def _partial_texts(
-        self, hits: Sequence[Hit], picks: Sequence[Candidate]
-    ) -> dict[int, tuple[str, list[int]]]:
+        self, by_id: Mapping[str, Hit], picks: Sequence[Candidate]
+    ) -> dict[str, tuple[str, list[int]]]:
         """Per picked item (in the order of its first pick), its text with only the picked
         sentences shown, the others elided, and the positions of those sentences."""
-        kept: dict[int, list[int]] = {}
+        kept: dict[str, list[int]] = {}
         for candidate in picks:
             kept.setdefault(candidate.item, []).append(candidate.sentence)
-        shown: dict[int, tuple[str, list[int]]] = {}
-        for n, positions in kept.items():
+        shown: dict[str, tuple[str, list[int]]] = {}
+        for key, positions in kept.items():
             parts: list[str] = []
-            for k, (sentence, _) in enumerate(self.cache.sentences(hits[n].item)):
+            for k, (sentence, _) in enumerate(self.cache.sentences(by_id[key].item)):
                 if k in positions:
                     parts.append(sentence)
                 elif not parts or parts[-1] != ELISION:
                     parts.append(ELISION)
-            shown[n] = (" ".join(parts), sorted(positions))
+            shown[key] = (" ".join(parts), sorted(positions))
         return shown
 
     def _line_tokens(self, item: MemoryItem, text: str) -> int:

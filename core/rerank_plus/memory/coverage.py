@@ -16,11 +16,10 @@ over the pool's best), so what is covered is what the question is about.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-
-import numpy as np
 
 from rerank_plus.memory.items import MemoryItem
 
@@ -38,13 +37,15 @@ MIN_SENTENCE_TERMS = 2
 class Coverage:
     """What a composition fills by coverage: which blocks, the terms' weights, each item's
     sentence terms, whether relevance multiplies the gains (when the question names a topic),
-    and the section of each message and window (see :func:`pick`)."""
+    the section of each message and window and what a section not shown yet adds (see
+    :func:`pick`)."""
 
     blocks: frozenset[str]
     weights: Mapping[str, float]
     terms_of: Callable[[MemoryItem], tuple[frozenset[str], ...]]
     by_relevance: bool
     sections: Mapping[str, str]
+    reward: float
 
 
 def salience(message_counts: Mapping[str, int]) -> dict[str, float]:
@@ -60,13 +61,15 @@ def salience(message_counts: Mapping[str, int]) -> dict[str, float]:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A sentence that may be shown: which item (a position in the pool) and which of its
-    sentences, its terms, what it costs and what its item's first sentence costs more, its
-    section, and its folded form (a sentence said twice is shown once)."""
+    """A sentence that may be shown: its item's id and its position among the item's
+    sentences, its terms and their summed weight, what it costs and what its item's first
+    sentence costs more (the header), its section, and its folded form (a sentence said twice
+    is shown once)."""
 
-    item: int
+    item: str
     sentence: int
     terms: frozenset[str]
+    weight: float
     tokens: int
     opening: int
     section: str | None = None
@@ -78,69 +81,75 @@ def pick(
     weights: Mapping[str, float],
     allowance: float,
     covered: set[str],
-    relevance: Sequence[float] | None = None,
+    relevance: Mapping[str, float] | None = None,
     shown_sections: set[str] | None = None,
+    reward: float | None = None,
 ) -> list[Candidate]:
     """The candidates picked greedily by new weight per token while they fit ``allowance``,
     in the order picked; ``covered`` (terms already in the context) and ``shown_sections``
-    grow with each pick.
+    grow with each pick. ``relevance`` (by item id) multiplies an item's gains.
 
     A section (a part of the conversation: the summary above a window) not shown yet adds
-    the weight of the memory's most used term to its sentences' gains, the diversity reward
-    of Lin and Bilmes (2011): without it every pick may come from the one stretch that says
-    the most, and a broad question's context misses whole topics.
+    ``reward`` (default: the weight of the memory's most used term) to its sentences' gains,
+    the diversity reward of Lin and Bilmes (2011): without it every pick may come from the one
+    stretch that says the most, and a broad question's context misses whole topics. Gains only
+    shrink as the context grows, so a candidate's gain is computed again only when it comes to
+    the top of the queue (the lazy greedy of Minoux, 1978); opening an item lowers its other
+    sentences' cost, so they are queued again.
 
-    >>> a = Candidate(0, 0, frozenset({"budget", "lyon"}), 5, 3)
-    >>> b = Candidate(0, 1, frozenset({"budget"}), 3, 3)
+    >>> a = Candidate("w0", 0, frozenset({"budget", "lyon"}), 3.0, 5, 3)
+    >>> b = Candidate("w0", 1, frozenset({"budget"}), 2.0, 3, 3)
     >>> [c.sentence for c in pick([a, b], {"budget": 2.0, "lyon": 1.0}, 20, set())]
     [0]
     """
-    if not candidates:
-        return []
     shown_sections = set() if shown_sections is None else shown_sections
-    reward = max(weights.values(), default=0.0)
-    gains = np.array(
-        [
-            sum(weights.get(t, 0.0) for t in c.terms if t not in covered)
-            + (reward if c.section is not None and c.section not in shown_sections else 0.0)
-            for c in candidates
-        ]
-    )
-    factor = np.ones(len(candidates)) if relevance is None else np.asarray(relevance, float)
-    tokens = np.array([max(c.tokens, 1) for c in candidates], dtype=float)
-    opening = np.array([c.opening for c in candidates], dtype=float)
-    items = np.array([c.item for c in candidates])
-    holders: dict[str, list[int]] = {}
-    in_section: dict[str, list[int]] = {}
-    same_form: dict[str, list[int]] = {}
+    if reward is None:
+        reward = max(weights.values(), default=0.0)
+    open_items: set[str] = set()
+    shown_forms: set[str] = set()
+
+    def gain(candidate: Candidate) -> float:
+        found = candidate.weight - sum(weights.get(term, 0.0) for term in candidate.terms & covered)
+        if candidate.section is not None and candidate.section not in shown_sections:
+            found += reward
+        return found * (1.0 if relevance is None else relevance.get(candidate.item, 0.0))
+
+    def cost(candidate: Candidate) -> int:
+        opening = 0 if candidate.item in open_items else candidate.opening
+        return max(candidate.tokens, 1) + opening
+
+    queue = [(-gain(c) / cost(c), n) for n, c in enumerate(candidates)]
+    heapq.heapify(queue)  # ties keep the pool's order
+    in_item: dict[str, list[int]] = {}
     for position, candidate in enumerate(candidates):
-        if candidate.form:
-            same_form.setdefault(candidate.form, []).append(position)
-        for term in candidate.terms:
-            holders.setdefault(term, []).append(position)
-        if candidate.section is not None:
-            in_section.setdefault(candidate.section, []).append(position)
-    open_items: set[int] = set()
-    left = np.ones(len(candidates), dtype=bool)
+        in_item.setdefault(candidate.item, []).append(position)
     picked: list[Candidate] = []
-    while True:
-        cost = tokens + np.where(np.isin(items, list(open_items)), 0.0, opening)
-        fits = left & (gains > GAIN_FLOOR) & (cost <= allowance)
-        if not fits.any():
-            return picked
-        best = int(np.argmax(np.where(fits, gains * factor / cost, -1.0)))
+    done: set[int] = set()
+    while queue:
+        _, best = heapq.heappop(queue)
         chosen = candidates[best]
+        if best in done or chosen.form in shown_forms or cost(chosen) > allowance:
+            continue  # a sentence of an item opened later is queued again
+        value = gain(chosen)
+        if value <= GAIN_FLOOR:
+            done.add(best)
+            continue
+        ratio = value / cost(chosen)
+        if queue and ratio < -queue[0][0]:
+            heapq.heappush(queue, (-ratio, best))  # stale bound: another may now be ahead
+            continue
         picked.append(chosen)
-        allowance -= cost[best]
-        left[best] = False
+        done.add(best)
+        allowance -= cost(chosen)
         if chosen.form:
-            left[same_form[chosen.form]] = False
-        open_items.add(chosen.item)
-        for term in chosen.terms - covered:
-            covered.add(term)
-            weight = weights.get(term, 0.0)
-            for position in holders[term]:
-                gains[position] -= weight
-        if chosen.section is not None and chosen.section not in shown_sections:
+            shown_forms.add(chosen.form)
+        covered.update(chosen.terms)
+        if chosen.section is not None:
             shown_sections.add(chosen.section)
-            gains[in_section[chosen.section]] -= reward
+        if chosen.item not in open_items:
+            open_items.add(chosen.item)
+            for position in in_item[chosen.item]:
+                if position not in done:
+                    other = candidates[position]
+                    heapq.heappush(queue, (-gain(other) / cost(other), position))
+    return picked

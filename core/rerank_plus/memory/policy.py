@@ -72,7 +72,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "entity_boost": 1.0,
         "mmr_lambda": 0.5,
         "overview_items": {"small": 4, "medium": 4, "large": 4},
-        "drill_m": {"small": 4, "medium": 6, "large": 8},
+        "drill_m": {"small": 4, "medium": 4, "large": 4},
         "drill_from": "top",
         "neighbour_weight": 0.0,
         "drill_picks": {"small": 4, "medium": 6, "large": 8},

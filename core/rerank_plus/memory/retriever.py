@@ -232,6 +232,7 @@ class MemoryRetriever:
                 index.sentence_terms,
                 by_relevance=bool(analysis.keywords),
                 sections=index.sections,
+                reward=max(index.salience.values(), default=0.0),
             )
             if policy.coverage_blocks
             else None,
