@@ -45,6 +45,11 @@ TITLES = {
     "quotes": "Quotes (verbatim messages):",
 }
 ELISION = "…"
+#: A coverage fill reads one item of its pool (in the pool's order) per this many tokens of
+#: its allowance: an item shown costs at least a header and a sentence of five words (about
+#: 12 tokens), so it chooses among about three times what could be shown, and a large
+#: memory's drill-down (thousands of messages) costs no more than a small one's.
+TOKENS_PER_READ = 4
 
 
 def _pieces(tokens: int) -> int:
@@ -232,7 +237,8 @@ class Composer:
         """Show the sentences of ``pool``'s items that add most of what is not yet covered,
         per token, while they fit ``allowance`` (an item's other sentences elided); what is
         left."""
-        hits = [hit for hit in pool if hit.item.id not in state.placed_ids]
+        readable = max(1, int(allowance // TOKENS_PER_READ))
+        hits = [hit for hit in pool if hit.item.id not in state.placed_ids][:readable]
         title = 0 if block in state.opened else self.cache.tokens(TITLES[block])
         candidates = [
             candidate

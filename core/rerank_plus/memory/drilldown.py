@@ -44,8 +44,11 @@ def drill_down(
     trace: Trace,
     *,
     grouped: bool = False,
+    most: int | None = None,
 ) -> dict[int, list[Hit]]:
-    """Items kept at each level below ``picks`` (all on one level), best-covered first."""
+    """Items kept at each level below ``picks`` (all on one level), best-covered first; at
+    most ``most`` per level (what a context could read of them: without it, a deep memory's
+    drill grows by ``m`` times a level, to thousands of messages)."""
     found: dict[int, list[Hit]] = {}
     level = picks[0].item.level if picks else 0
     while picks and level > 0 and m > 0:
@@ -71,7 +74,7 @@ def drill_down(
             [hit for group in groups.values() for hit in group]
             if grouped
             else round_robin(list(groups.values()))
-        )
+        )[:most]
         trace.step(
             "drill_down",
             from_level=level,

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
+from itertools import accumulate, pairwise
 from types import MappingProxyType
 from typing import Any
 
@@ -229,14 +230,28 @@ class MemoryIndex:
 
     def sentence_terms(self, item: MemoryItem) -> tuple[frozenset[str], ...]:
         """The analyzed terms of each of ``item``'s sentences (as :func:`split_sentences`
-        cuts them), in its own language; kept for every later query."""
+        cuts them), in its own language; kept for every later query. The item is analyzed
+        once and its words' terms shared out to its sentences (a sentence is a run of whole
+        words), unless the analysis reads the text whole (a trained pipeline): then each
+        sentence is analyzed."""
         found = self._sentence_terms.get(item.id)
         if found is None:
             language = self.item_terms[item.id][0]
-            found = self._sentence_terms[item.id] = tuple(
-                frozenset(self.analyzer.analyze(sentence, language).terms)
-                for sentence in split_sentences(item.text)
-            )
+            sentences = split_sentences(item.text)
+            pieces = self.analyzer.analyze(item.text, language).pieces
+            sizes = [len(sentence.split()) for sentence in sentences]
+            if len(pieces) == sum(sizes):  # one piece per word
+                starts = [0, *accumulate(sizes)]
+                found = tuple(
+                    frozenset(term for piece in pieces[start:end] for term in piece[2])
+                    for start, end in pairwise(starts)
+                )
+            else:
+                found = tuple(
+                    frozenset(self.analyzer.analyze(sentence, language).terms)
+                    for sentence in sentences
+                )
+            self._sentence_terms[item.id] = found
         return found
 
     def text_cache(self, counter: Callable[[str], int]) -> TextCache:

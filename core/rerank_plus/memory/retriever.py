@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from rerank_plus.analysis import Analyzer
-from rerank_plus.memory.compose import Composer, context_items
+from rerank_plus.memory.compose import TOKENS_PER_READ, Composer, context_items
 from rerank_plus.memory.context import ContextItem, Guidance, MemoryContext
 from rerank_plus.memory.coverage import Coverage
 from rerank_plus.memory.drilldown import drill_down
@@ -209,7 +209,7 @@ class MemoryRetriever:
         fusion = self.profile.fusion if policy.fusion is None else policy.fusion
         search = LevelSearch(index, self.reranker, policy, fusion, moment, analysis.entities)
         candidates = self._candidates(
-            query, analysis, chosen, policy, tier, search, query_vector, allowed, trace
+            query, analysis, chosen, policy, tier, max_tokens, search, query_vector, allowed, trace
         )
         trace.timed("search")
         windowed = analysis.window is not None and analysis.window.explicit and index.timed
@@ -282,12 +282,15 @@ class MemoryRetriever:
         intent: str,
         policy: IntentPolicy,
         tier: str,
+        max_tokens: int,
         search: LevelSearch,
         query_vector: Any,
         allowed: Callable[[int], Allowed | None],
         trace: Trace,
     ) -> dict[str, list[Hit]]:
         depth = self.memory.depth
+        # what the largest block could read of a level (see compose.TOKENS_PER_READ)
+        readable = max(1, int(max_tokens * max(policy.quotas.values()) // TOKENS_PER_READ))
         terms = list(analysis.keywords)
         if self.reranker is None or isinstance(self.reranker, BM25Reranker):
             # A lexical light stage reads the question's keywords: its task words ("summarize
@@ -329,6 +332,7 @@ class MemoryRetriever:
             allowed,
             trace,
             grouped=grouped,
+            most=readable,
         )
         if policy.safe_drill and terms and depth > 1:
             drilled = self._safe_drill(
@@ -340,6 +344,7 @@ class MemoryRetriever:
                 drilled,
                 policy,
                 tier,
+                readable,
                 search,
                 allowed,
                 trace,
@@ -370,6 +375,7 @@ class MemoryRetriever:
         drilled: dict[int, list[Hit]],
         policy: IntentPolicy,
         tier: str,
+        readable: int,
         search: LevelSearch,
         allowed: Callable[[int], Allowed | None],
         trace: Trace,
@@ -395,6 +401,7 @@ class MemoryRetriever:
             allowed,
             trace,
             grouped=policy.drill_order == "grouped",
+            most=readable,
         )
         trace.step(
             "safe_drill",
