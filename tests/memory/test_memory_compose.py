@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rerank_plus.memory.compose import ELISION, Composer, context_items
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.search import Hit
-from rerank_plus.memory.sentences import split_sentences
-from rerank_plus.memory.text_cache import fold
 from rerank_plus.memory.trace import Trace
 from rerank_plus.selection.budget import approximate_tokens
+
+from tests.memory.compose_cases import hits_by_block, shown_once
 
 QUOTAS = {"overview": 0.3, "extracts": 0.3, "quotes": 0.4}
 ORDER = ("quotes", "extracts", "overview")
@@ -138,19 +136,6 @@ SENTENCES = st.sampled_from(
 TEXTS = st.lists(SENTENCES, min_size=1, max_size=4).map(" ".join)
 
 
-def hits_by_block(
-    texts: list[str], levels: list[int], speakers: bool = False
-) -> dict[str, list[Hit]]:
-    """Item ``i`` at ``levels[i]`` in its level's block, scored ``1 / (i + 1)``."""
-    blocks = {0: "quotes", 1: "extracts", 2: "overview"}
-    hits: dict[str, list[Hit]] = {"overview": [], "extracts": [], "quotes": []}
-    for i, text in enumerate(texts):
-        speaker = "Ana" if speakers and i % 2 else None
-        item = MemoryItem(f"i{i}", levels[i], i, text, speaker=speaker)
-        hits[blocks[levels[i]]].append(Hit(item, 1.0 / (i + 1)))
-    return hits
-
-
 @settings(max_examples=150, deadline=None)
 @given(
     texts=st.lists(TEXTS, min_size=1, max_size=12),
@@ -163,12 +148,7 @@ def test_property_never_over_budget_and_no_sentence_twice(
     hits = hits_by_block(texts, levels)
     result = composer().compose(hits, QUOTAS, ORDER, budget, 0.0, Trace("q"))
     assert approximate_tokens(result.text) <= budget
-    per_item = Counter(
-        sentence
-        for placed in result.placed
-        for sentence in {fold(s) for s in split_sentences(placed.shown) if s != ELISION}
-    )
-    assert all(count == 1 for count in per_item.values())  # an item may repeat itself
+    assert shown_once(result.placed)
 
 
 @settings(max_examples=150, deadline=None)

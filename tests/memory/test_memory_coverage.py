@@ -13,9 +13,10 @@ from rerank_plus.memory.coverage import Candidate, Coverage, pick, salience
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.search import Hit
 from rerank_plus.memory.sentences import split_sentences
-from rerank_plus.memory.text_cache import fold
 from rerank_plus.memory.trace import Trace
 from rerank_plus.selection.budget import approximate_tokens
+
+from tests.memory.compose_cases import hits_by_block, shown_once
 
 
 def candidate(
@@ -172,13 +173,8 @@ TEXTS = st.lists(SENTENCES, min_size=1, max_size=4).map(" ".join)
 def test_property_coverage_never_over_budget_and_no_sentence_twice(
     texts: list[str], levels: list[int], budget: int
 ) -> None:
-    blocks = {0: "quotes", 1: "extracts", 2: "overview"}
-    hits: dict[str, list[Hit]] = {"overview": [], "extracts": [], "quotes": []}
-    items = []
-    for i, text in enumerate(texts):
-        item = MemoryItem(f"i{i}", levels[i], i, text, speaker="Ana" if i % 2 else None)
-        items.append(item)
-        hits[blocks[levels[i]]].append(Hit(item, 1.0 / (i + 1)))
+    hits = hits_by_block(texts, levels, speakers=True)
+    items = [hit.item for pool in hits.values() for hit in pool]
     sections = {item.id: f"s{item.index // 3}" for item in items if item.level < 2}
     result = Composer(approximate_tokens, {}, with_date=False).compose(
         hits,
@@ -190,12 +186,7 @@ def test_property_coverage_never_over_budget_and_no_sentence_twice(
         coverage=coverage_of(items, sections),
     )
     assert result.tokens == approximate_tokens(result.text) <= budget
-    shown = Counter(
-        form
-        for placed in result.placed
-        for form in {fold(s) for s in split_sentences(placed.shown) if s != ELISION}
-    )
-    assert all(count == 1 for count in shown.values())  # an item shown whole may repeat itself
+    assert shown_once(result.placed)
 
 
 TOPICS = {

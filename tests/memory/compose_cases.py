@@ -1,0 +1,35 @@
+"""Hand-made candidates for composition tests, and the no-repeat check they share."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rerank_plus.memory.compose import ELISION, Placed
+from rerank_plus.memory.items import MemoryItem
+from rerank_plus.memory.search import Hit
+from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.memory.text_cache import fold
+
+
+def hits_by_block(
+    texts: list[str], levels: list[int], speakers: bool = False
+) -> dict[str, list[Hit]]:
+    """Item ``i`` at ``levels[i]`` in its level's block, scored ``1 / (i + 1)``."""
+    blocks = {0: "quotes", 1: "extracts", 2: "overview"}
+    hits: dict[str, list[Hit]] = {"overview": [], "extracts": [], "quotes": []}
+    for i, text in enumerate(texts):
+        speaker = "Ana" if speakers and i % 2 else None
+        item = MemoryItem(f"i{i}", levels[i], i, text, speaker=speaker)
+        hits[blocks[levels[i]]].append(Hit(item, 1.0 / (i + 1)))
+    return hits
+
+
+def shown_once(placed: Sequence[Placed]) -> bool:
+    """No sentence is shown by two items (an item shown whole may repeat itself)."""
+    per_item = Counter(
+        sentence
+        for entry in placed
+        for sentence in {fold(s) for s in split_sentences(entry.shown) if s != ELISION}
+    )
+    return all(count == 1 for count in per_item.values())
