@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rerank_plus.memory import MemoryRetriever, build_memory
+from rerank_plus.memory import Memory, MemoryRetriever, build_memory
 from rerank_plus.memory.compose import ELISION, Composer
 from rerank_plus.memory.coverage import Candidate, Coverage, pick, salience
 from rerank_plus.memory.items import MemoryItem
@@ -208,17 +208,33 @@ TOPICS = {
 }
 
 
+def three_topic_memory() -> Memory:
+    return build_memory(
+        [
+            {"text": f"{line} " + "Yeah okay. " * 2, "speaker": ("Ana", "Ben", "Chloe")[n % 3]}
+            for topic in TOPICS.values()
+            for _ in range(4)
+            for n, line in enumerate(topic)
+        ],
+        window_words=120,
+    )
+
+
 @pytest.mark.parametrize("budget", [120, 250])
 def test_a_broad_question_covers_every_part_of_the_conversation(budget: int) -> None:
-    messages = [
-        {"text": f"{line} " + "Yeah okay. " * 2, "speaker": ("Ana", "Ben", "Chloe")[n % 3]}
-        for topic in TOPICS.values()
-        for _ in range(4)
-        for n, line in enumerate(topic)
-    ]
-    memory = build_memory(messages, window_words=120)
-    context = MemoryRetriever(memory).retrieve("Summarize the whole conversation", budget)
+    context = MemoryRetriever(three_topic_memory()).retrieve(
+        "Summarize the whole conversation", budget
+    )
     assert context.intent == "synthesis"
     assert context.tokens <= budget
     for topic in TOPICS:
         assert topic in context.text.lower()
+
+
+def test_a_broad_question_that_names_a_topic_covers_that_topic() -> None:
+    context = MemoryRetriever(three_topic_memory()).retrieve(
+        "the security audit of the payment module", 150, intent="synthesis"
+    )
+    extracts = [item.shown.lower() for item in context.items if item.block != "overview"]
+    assert extracts and all("audit" in shown or "payment" in shown for shown in extracts)
+    assert "logo" not in context.text.lower() and context.tokens <= 150

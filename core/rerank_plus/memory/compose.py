@@ -246,12 +246,7 @@ class Composer:
             for candidate in self._sentences_of(hit.item, block == "quotes", coverage)
             if candidate.form not in state.shown
         ]
-        best = max((hit.score for hit in hits), default=0.0)
-        relevance = (
-            {hit.item.id: max(hit.score, 0.0) / best for hit in hits}
-            if coverage.by_relevance and best > 0
-            else None
-        )
+        relevance = _relative(pool) if coverage.by_relevance else None
         picks = pick(
             candidates,
             coverage.weights,
@@ -461,6 +456,18 @@ class Composer:
                     pieces += _pieces(header_tokens) + _pieces(shown_tokens)
                 previous = item
         return "\n".join(lines), spend, shown_order, pieces
+
+
+def _relative(hits: Sequence[Hit]) -> dict[str, float]:
+    """Each item's score min-max scaled over ``hits``, the block's whole pool (1 when they
+    are all alike): a fused
+    score (reciprocal ranks) barely separates the first item from the tenth, and a question
+    that names a topic should hear little from the pool's least relevant items."""
+    scores = [hit.score for hit in hits]
+    low, high = min(scores, default=0.0), max(scores, default=0.0)
+    if high <= low:
+        return {hit.item.id: 1.0 for hit in hits}
+    return {hit.item.id: (hit.score - low) / (high - low) for hit in hits}
 
 
 def stretches_best_first(members: Sequence[Placed]) -> list[Placed]:
