@@ -460,9 +460,9 @@ class Composer:
 
 def _relative(hits: Sequence[Hit]) -> dict[str, float]:
     """Each item's score min-max scaled over ``hits``, the block's whole pool (1 when they
-    are all alike): a fused
-    score (reciprocal ranks) barely separates the first item from the tenth, and a question
-    that names a topic should hear little from the pool's least relevant items."""
+    are all alike): a fused score (reciprocal ranks) barely separates the first item from the
+    tenth, and a question that names a topic should hear little from the pool's least
+    relevant items."""
     scores = [hit.score for hit in hits]
     low, high = min(scores, default=0.0), max(scores, default=0.0)
     if high <= low:

@@ -11,7 +11,7 @@ budget is spent or nothing adds a term is the greedy approximation of budgeted m
 coverage (Khuller, Moss and Naor, 1999), the one extractive summarizers use (Lin and Bilmes,
 2011); counting a term once is SumBasic's update at its limit (Nenkova and Vanderwende, 2005).
 When the question names a topic, each gain is multiplied by its item's relevance (its score
-over the pool's best), so what is covered is what the question is about.
+min-max scaled over its block's pool), so what is covered is what the question is about.
 """
 
 from __future__ import annotations

@@ -217,6 +217,12 @@ class MemoryIndex:
         return salience({term: len(found) for term, found in messages.items()})
 
     @cached_property
+    def peak_salience(self) -> float:
+        """The weight of the memory's most used term: what a section of the conversation not
+        shown yet is worth to a coverage fill (see :func:`~rerank_plus.memory.coverage.pick`)."""
+        return max(self.salience.values(), default=0.0)
+
+    @cached_property
     def sections(self) -> dict[str, str]:
         """The part of the conversation each window and message belongs to: the summary right
         above its window (the window itself in a memory without one)."""

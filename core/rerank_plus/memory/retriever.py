@@ -232,7 +232,7 @@ class MemoryRetriever:
                 index.sentence_terms,
                 by_relevance=bool(analysis.keywords),
                 sections=index.sections,
-                reward=max(index.salience.values(), default=0.0),
+                reward=index.peak_salience,
             )
             if policy.coverage_blocks
             else None,
