@@ -24,7 +24,7 @@ def quote(index: int, text: str, speaker: str | None = "Ana") -> MemoryItem:
     return MemoryItem(f"m{index}", 0, index, text, speaker=speaker)
 
 
-def test_blocks_in_reading_order_quotes_in_runs_and_chronological() -> None:
+def test_blocks_in_reading_order_quotes_in_runs_from_their_best_quote() -> None:
     summary = MemoryItem("w0", 1, 0, "The team fixed the price at 25 euros.", covers=("m0",))
     hits = {
         "extracts": [Hit(summary, 0.5)],
@@ -41,10 +41,11 @@ def test_blocks_in_reading_order_quotes_in_runs_and_chronological() -> None:
         "Extracts (window summaries):",
         "[L1 #0] The team fixed the price at 25 euros.",
         "Quotes (verbatim messages):",
-        "[L0 #3-5]",
+        "[L0 #5]",
+        "Ana: We should ship in March.",
+        "[L0 #3-4]",
         "Ana: The audit found two issues.",
         "Ben: I can fix both by Friday.",
-        "Ana: We should ship in March.",
     ]
     assert result.tokens == approximate_tokens(result.text) <= 200
     assert next(item.id for item in context_items(result.placed)) == "w0"
