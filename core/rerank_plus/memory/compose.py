@@ -4,9 +4,9 @@ Three blocks: ``overview`` (high-level summaries), ``extracts`` (window summarie
 ``quotes`` (verbatim messages), shown in the policy's ``show_order``. Each item gets a header
 with its level, index and time; consecutive quotes share one header and each line names its
 speaker. Summaries are chronological inside their block; quotes come in stretches of
-consecutive messages, each stretch chronological and starting at its best-scored quote (what
-led up to it follows as a stretch of its own), the best stretch first (the strongest evidence
-leads: readers and models attend most to the start of a context). The
+consecutive messages, each stretch chronological, the stretch with the best-scored quote
+first and starting at that quote (what led up to it follows as a stretch of its own): the
+strongest evidence leads (readers and models attend most to the start of a context). The
 budget is filled in the policy's ``fill_order`` with each block's quota; what a block leaves
 unused goes to the next one (and what is left after the last block goes round once more, to any
 block that can use it), and an item that does not fit is skipped, not the end of the fill.
@@ -472,25 +472,30 @@ def _relative(hits: Sequence[Hit]) -> dict[str, float]:
 
 
 def stretches_best_first(members: Sequence[Placed]) -> list[Placed]:
-    """Quotes in runs of consecutive messages, each run starting at its best-scored quote (the
-    messages that led up to it follow as a run of their own), the best run first, each run in
-    order: the strongest evidence leads and every stretch still reads as said.
+    """Quotes in runs of consecutive messages, the run holding the best-scored quote first and
+    starting at that quote (the messages that led up to it follow as a run of their own), the
+    other runs by their best quote, each run in order: the strongest evidence leads and every
+    stretch still reads as said.
 
-    On QMSum's train samples this brought the first answering turn forward (MRR on pieces of
-    150 words +6 to +8 points at 2,000 and 4,000 tokens) for 0.1 to 0.4 points of recall: a
-    split run needs one more header, and what no longer fits is dropped."""
+    On QMSum's train samples starting the best run at its best quote brought the first
+    answering turn forward (MRR on pieces of 150 words +4 to +7 points at 2,000 and 4,000
+    tokens) at the same recall; starting every run at its best quote gained little more and
+    cost 0.1 to 0.4 points of recall (each split needs a header, and what no longer fits is
+    dropped)."""
     runs: list[list[Placed]] = []
     for entry in members:
         if runs and entry.hit.item.index == runs[-1][-1].hit.item.index + 1:
             runs[-1].append(entry)
         else:
             runs.append([entry])
-    split: list[list[Placed]] = []
-    for run in runs:
-        top = max(range(len(run)), key=lambda k: (run[k].hit.score, -k))
-        split += [run[top:], run[:top]] if top else [run]
-    split.sort(key=lambda run: -max(entry.hit.score for entry in run))
-    return [entry for run in split for entry in run]
+    runs.sort(key=lambda run: -max(entry.hit.score for entry in run))
+    if runs:
+        best = runs[0]
+        top = max(range(len(best)), key=lambda k: (best[k].hit.score, -k))
+        if top:
+            runs[:1] = [best[top:], best[:top]]
+            runs.sort(key=lambda run: -max(entry.hit.score for entry in run))
+    return [entry for run in runs for entry in run]
 
 
 def context_items(placed: Sequence[Placed]) -> tuple[ContextItem, ...]:
