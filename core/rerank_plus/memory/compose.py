@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
+from rerank_plus.combine.normalize import min_max
 from rerank_plus.memory.context import BLOCKS, ContextItem
 from rerank_plus.memory.coverage import (
     MIN_SENTENCE_TERMS,
@@ -247,7 +248,12 @@ class Composer:
             for candidate in self._sentences_of(hit.item, block == "quotes", coverage)
             if candidate.form not in state.shown
         ]
-        relevance = _relative(pool) if coverage.by_relevance else None
+        relevance = None
+        if coverage.by_relevance:  # min-max over the block's whole pool: a fused score
+            # (reciprocal ranks) barely separates the first item from the tenth, and a question
+            # that names a topic should hear little from the pool's least relevant items
+            scaled = min_max([hit.score for hit in pool])
+            relevance = {hit.item.id: value for hit, value in zip(pool, scaled, strict=True)}
         picks = pick(
             candidates,
             coverage.weights,
@@ -457,18 +463,6 @@ class Composer:
                     pieces += _pieces(header_tokens) + _pieces(shown_tokens)
                 previous = item
         return "\n".join(lines), spend, shown_order, pieces
-
-
-def _relative(hits: Sequence[Hit]) -> dict[str, float]:
-    """Each item's score min-max scaled over ``hits``, the block's whole pool (1 when they
-    are all alike): a fused score (reciprocal ranks) barely separates the first item from the
-    tenth, and a question that names a topic should hear little from the pool's least
-    relevant items."""
-    scores = [hit.score for hit in hits]
-    low, high = min(scores, default=0.0), max(scores, default=0.0)
-    if high <= low:
-        return {hit.item.id: 1.0 for hit in hits}
-    return {hit.item.id: (hit.score - low) / (high - low) for hit in hits}
 
 
 def stretches_best_first(members: Sequence[Placed]) -> list[Placed]:
