@@ -1,10 +1,14 @@
-"""Hand-made candidates for composition tests, and the no-repeat check they share."""
+"""Hand-made candidates for composition tests, the cases their property tests draw, and the
+no-repeat check they share."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
 from rerank_plus.memory.compose import ELISION, Placed
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.search import Hit
@@ -33,3 +37,16 @@ def shown_once(placed: Sequence[Placed]) -> bool:
         for sentence in {fold(s) for s in split_sentences(entry.shown) if s != ELISION}
     )
     return all(count == 1 for count in per_item.values())
+
+
+def composition_cases(
+    sentences: st.SearchStrategy[str], items: int, most_tokens: int = 300
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Hypothesis draws ``texts`` (1 to ``items`` of them, each 1 to 4 of ``sentences``), a
+    level for each (0 to 2) and a ``budget`` of 1 to ``most_tokens`` tokens."""
+    texts = st.lists(sentences, min_size=1, max_size=4).map(" ".join)
+    return given(
+        texts=st.lists(texts, min_size=1, max_size=items),
+        levels=st.lists(st.integers(0, 2), min_size=items, max_size=items),
+        budget=st.integers(1, most_tokens),
+    )

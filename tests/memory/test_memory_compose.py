@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import settings
 from hypothesis import strategies as st
 from rerank_plus.memory.compose import ELISION, Composer, context_items
 from rerank_plus.memory.items import MemoryItem
@@ -10,7 +10,7 @@ from rerank_plus.memory.search import Hit
 from rerank_plus.memory.trace import Trace
 from rerank_plus.selection.budget import approximate_tokens
 
-from tests.memory.compose_cases import hits_by_block, shown_once
+from tests.memory.compose_cases import composition_cases, hits_by_block, shown_once
 
 QUOTAS = {"overview": 0.3, "extracts": 0.3, "quotes": 0.4}
 ORDER = ("quotes", "extracts", "overview")
@@ -134,15 +134,10 @@ def test_a_counter_that_is_not_additive_still_holds_the_budget() -> None:
 SENTENCES = st.sampled_from(
     ["Price is 25 euros.", "Launch in March.", "Ben disagrees.", "We need a logo.", "Yes.", "🙂"]
 )
-TEXTS = st.lists(SENTENCES, min_size=1, max_size=4).map(" ".join)
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    texts=st.lists(TEXTS, min_size=1, max_size=12),
-    levels=st.lists(st.integers(0, 2), min_size=12, max_size=12),
-    budget=st.integers(1, 300),
-)
+@composition_cases(SENTENCES, 12)
 def test_property_never_over_budget_and_no_sentence_twice(
     texts: list[str], levels: list[int], budget: int
 ) -> None:
@@ -153,11 +148,7 @@ def test_property_never_over_budget_and_no_sentence_twice(
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    texts=st.lists(TEXTS, min_size=1, max_size=12),
-    levels=st.lists(st.integers(0, 2), min_size=12, max_size=12),
-    budget=st.integers(1, 300),
-)
+@composition_cases(SENTENCES, 12)
 def test_property_tokens_are_what_the_counter_gives_the_text(
     texts: list[str], levels: list[int], budget: int
 ) -> None:
@@ -191,11 +182,7 @@ def test_quote_stretches_come_best_first_each_in_order() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(
-    texts=st.lists(TEXTS, min_size=1, max_size=10),
-    levels=st.lists(st.integers(0, 2), min_size=10, max_size=10),
-    budget=st.integers(1, 200),
-)
+@composition_cases(SENTENCES, 10, 200)
 def test_property_items_prepared_in_advance_compose_as_items_met_cold(
     texts: list[str], levels: list[int], budget: int
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import settings
 from hypothesis import strategies as st
 from rerank_plus.memory import Memory, MemoryRetriever, build_memory
 from rerank_plus.memory.compose import ELISION, Composer
@@ -16,7 +16,7 @@ from rerank_plus.memory.sentences import split_sentences
 from rerank_plus.memory.trace import Trace
 from rerank_plus.selection.budget import approximate_tokens
 
-from tests.memory.compose_cases import hits_by_block, shown_once
+from tests.memory.compose_cases import composition_cases, hits_by_block, shown_once
 
 
 def candidate(
@@ -161,15 +161,10 @@ SENTENCES = st.sampled_from(
         "Ben will fix both payment issues by Friday.",
     ]
 )
-TEXTS = st.lists(SENTENCES, min_size=1, max_size=4).map(" ".join)
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    texts=st.lists(TEXTS, min_size=1, max_size=10),
-    levels=st.lists(st.integers(0, 2), min_size=10, max_size=10),
-    budget=st.integers(1, 300),
-)
+@composition_cases(SENTENCES, 10)
 def test_property_coverage_never_over_budget_and_no_sentence_twice(
     texts: list[str], levels: list[int], budget: int
 ) -> None:
