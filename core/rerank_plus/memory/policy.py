@@ -52,6 +52,7 @@ from typing import Any
 
 from rerank_plus.combine.registry import build_fusion
 from rerank_plus.compose.profiles import read_config
+from rerank_plus.memory.context import BLOCKS
 from rerank_plus.memory.query.intent import INTENTS
 
 TIERS = ("small", "medium", "large")
@@ -59,8 +60,8 @@ TIERS = ("small", "medium", "large")
 _DEFAULTS: dict[str, dict[str, Any]] = {
     # Broad questions: the sentences that say the most of the whole memory (coverage), from
     # the top summaries, the window summaries and the messages drilled from the top (their own
-    # words carry more of what an answer names). On QMSum's train meetings this carried 4 to
-    # 7 points more of a reference summary's words than whole summaries in order of likeness
+    # words carry more of what an answer names). On QMSum's train meetings this carried 2 to
+    # 5.5 points more of a reference summary's words than whole summaries in order of likeness
     # to "summarize the meeting", and covered more of the meetings' topics at 700 tokens.
     "synthesis": {
         "quotas": {"overview": 0.2, "extracts": 0.4, "quotes": 0.4},
@@ -217,7 +218,7 @@ def _block_order(where: str, value: Any) -> tuple[str, ...]:
 def _blocks(where: str, value: Any) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
         raise ValueError(f"{where} must be a list of block names, got {value!r}.")
-    unknown = [block for block in value if block not in ("overview", "extracts", "quotes")]
+    unknown = [block for block in value if block not in BLOCKS]
     if unknown:
         raise ValueError(
             f"{where} names unknown block(s) {unknown}; use overview, extracts or quotes."
