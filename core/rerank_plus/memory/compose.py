@@ -472,7 +472,7 @@ def stretches_best_first(members: Sequence[Placed]) -> list[Placed]:
     stretch still reads as said.
 
     On QMSum's train samples starting the best run at its best quote brought the first
-    answering turn forward (MRR on pieces of 150 words +4 to +7 points at 2,000 and 4,000
+    answering turn forward (MRR on pieces of 150 words +5 to +7 points at 2,000 and 4,000
     tokens) at the same recall; starting every run at its best quote gained little more and
     cost 0.1 to 0.4 points of recall (each split needs a header, and what no longer fits is
     dropped)."""
