@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -26,13 +29,9 @@ def candidate(
     item: str = "w0",
     section: str | None = None,
     form: str = "",
-    weights: dict[str, float] | None = None,
 ) -> Candidate:
-    """A sentence of ``item`` whose header costs 2 tokens (its weight summed from ``weights``,
-    or one per term)."""
-    found = frozenset(terms.split())
-    weight = sum((weights or {}).get(term, 1.0) for term in found)
-    return Candidate(item, sentence, found, weight, tokens, 2, section, form)
+    """A sentence of ``item`` whose header costs 2 tokens."""
+    return Candidate(item, sentence, frozenset(terms.split()), tokens, 2, section, form)
 
 
 def test_salience_grows_with_the_messages_that_use_a_term_but_damped() -> None:
@@ -43,9 +42,9 @@ def test_salience_grows_with_the_messages_that_use_a_term_but_damped() -> None:
 
 def test_pick_prefers_new_weight_per_token_and_stops_when_nothing_is_new() -> None:
     weights = {"budget": 3.0, "venue": 2.0, "lyon": 1.0}
-    short = candidate(0, "budget venue", tokens=4, weights=weights)
-    long = candidate(1, "budget venue lyon", tokens=20, weights=weights)
-    same = candidate(2, "budget", tokens=2, weights=weights)
+    short = candidate(0, "budget venue", tokens=4)
+    long = candidate(1, "budget venue lyon", tokens=20)
+    same = candidate(2, "budget", tokens=2)
     covered: set[str] = set()
     picked = pick([long, short, same], weights, 100, covered)
     assert [c.sentence for c in picked] == [0, 1]  # "budget" alone adds nothing after them
@@ -54,8 +53,8 @@ def test_pick_prefers_new_weight_per_token_and_stops_when_nothing_is_new() -> No
 
 def test_pick_holds_the_allowance_header_included() -> None:
     weights = {"a": 1.0, "b": 1.0}
-    first = candidate(0, "a", tokens=5, weights=weights)
-    second = candidate(1, "b", tokens=5, item="w1", weights=weights)
+    first = candidate(0, "a", tokens=5)
+    second = candidate(1, "b", tokens=5, item="w1")
     # 5 tokens + 2 for the header each: only one fits in 10
     assert len(pick([first, second], weights, 10, set())) == 1
     assert pick([first], weights, 6, set()) == []
@@ -63,14 +62,14 @@ def test_pick_holds_the_allowance_header_included() -> None:
 
 def test_terms_already_shown_add_nothing() -> None:
     weights = {"budget": 5.0}
-    assert pick([candidate(0, "budget", weights=weights)], weights, 100, {"budget"}) == []
+    assert pick([candidate(0, "budget")], weights, 100, {"budget"}) == []
 
 
 def test_a_section_not_shown_yet_draws_the_next_pick() -> None:
     weights = {"budget": 3.0, "cost": 2.5, "logo": 1.0}
-    first = candidate(0, "budget", section="s1", weights=weights)
-    same_section = candidate(1, "cost", section="s1", weights=weights)
-    other_section = candidate(2, "logo", section="s2", item="w1", weights=weights)
+    first = candidate(0, "budget", section="s1")
+    same_section = candidate(1, "cost", section="s1")
+    other_section = candidate(2, "logo", section="s2", item="w1")
     # without the reward "cost" (2.5 per 5 tokens) beats "logo" (1 per 7: its header too)
     assert [c.sentence for c in pick([first, same_section, other_section], weights, 14, set())] == [
         0,
@@ -83,8 +82,8 @@ def test_a_section_not_shown_yet_draws_the_next_pick() -> None:
 
 def test_relevance_multiplies_the_gain() -> None:
     weights = {"budget": 2.0, "logo": 2.0}
-    a = candidate(0, "budget", weights=weights)
-    b = candidate(1, "logo", item="w1", weights=weights)
+    a = candidate(0, "budget")
+    b = candidate(1, "logo", item="w1")
     picked = pick([a, b], weights, 7, set(), relevance={"w0": 0.2, "w1": 1.0})
     assert [c.sentence for c in picked] == [1]
 
@@ -92,8 +91,8 @@ def test_relevance_multiplies_the_gain() -> None:
 def test_a_sentence_said_twice_is_picked_once() -> None:
     weights = {"budget": 1.0}
     twice = [
-        candidate(0, "budget", section="s1", form="budget agreed", weights=weights),
-        candidate(0, "budget", section="s2", form="budget agreed", item="w1", weights=weights),
+        candidate(0, "budget", section="s1", form="budget agreed"),
+        candidate(0, "budget", section="s2", form="budget agreed", item="w1"),
     ]
     assert len(pick(twice, weights, 100, set())) == 1
 
@@ -233,3 +232,27 @@ def test_a_broad_question_that_names_a_topic_covers_that_topic() -> None:
     extracts = [item.shown.lower() for item in context.items if item.block != "overview"]
     assert extracts and all("audit" in shown or "payment" in shown for shown in extracts)
     assert "logo" not in context.text.lower() and context.tokens <= 150
+
+
+def test_ties_break_the_same_whatever_the_hash_seed() -> None:
+    """Gains are summed over sets of terms, whose order follows the string hash seed: two
+    sentences whose weights add up alike must tie in every process (the first in the pool
+    wins), not differ in the last bit by the order they were summed in."""
+    script = (
+        "from rerank_plus.memory.coverage import Candidate, pick\n"
+        "weights = {'a': 0.1, 'b': 0.2, 'c': 0.3, 'd': 0.3, 'e': 0.2, 'f': 0.1}\n"
+        "first = Candidate('w0', 0, frozenset('abc'), 5, 0)\n"
+        "second = Candidate('w1', 0, frozenset('def'), 5, 0)\n"
+        "print(pick([first, second], weights, 5, set(), reward=0)[0].item)\n"
+    )
+    winners = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout.strip()
+        for seed in range(12)
+    }
+    assert winners == {"w0"}

@@ -306,13 +306,11 @@ class Composer:
             if quoted and item.speaker:
                 opening += self.cache.tokens(f"{item.speaker}:")
             section = coverage.sections.get(item.id)
-            weights = coverage.weights
             found = table[item.id] = tuple(
                 Candidate(
                     item.id,
                     n,
                     terms,
-                    sum(weights.get(term, 0.0) for term in terms),
                     self.cache.tokens(sentence) + 1,
                     opening,
                     section,

@@ -62,14 +62,13 @@ def salience(message_counts: Mapping[str, int]) -> dict[str, float]:
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """A sentence that may be shown: its item's id and its position among the item's
-    sentences, its terms and their summed weight, what it costs and what its item's first
+    sentences, its terms, what it costs and what its item's first
     sentence costs more (the header), its section, and its folded form (a sentence said twice
     is shown once)."""
 
     item: str
     sentence: int
     terms: frozenset[str]
-    weight: float
     tokens: int
     opening: int
     section: str | None = None
@@ -97,8 +96,8 @@ def pick(
     the top of the queue (the lazy greedy of Minoux, 1978); opening an item lowers its other
     sentences' cost, so they are queued again.
 
-    >>> a = Candidate("w0", 0, frozenset({"budget", "lyon"}), 3.0, 5, 3)
-    >>> b = Candidate("w0", 1, frozenset({"budget"}), 2.0, 3, 3)
+    >>> a = Candidate("w0", 0, frozenset({"budget", "lyon"}), 5, 3)
+    >>> b = Candidate("w0", 1, frozenset({"budget"}), 3, 3)
     >>> [c.sentence for c in pick([a, b], {"budget": 2.0, "lyon": 1.0}, 20, set())]
     [0]
     """
@@ -109,7 +108,8 @@ def pick(
     shown_forms: set[str] = set()
 
     def gain(candidate: Candidate) -> float:
-        found = candidate.weight - sum(weights.get(term, 0.0) for term in candidate.terms & covered)
+        # exactly rounded sums: a set's order changes with the hash seed, and so would ties
+        found = math.fsum(weights.get(term, 0.0) for term in candidate.terms - covered)
         if candidate.section is not None and candidate.section not in shown_sections:
             found += reward
         return found * (1.0 if relevance is None else relevance.get(candidate.item, 0.0))
