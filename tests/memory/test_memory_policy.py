@@ -88,6 +88,36 @@ def test_a_memory_section_overrides_one_intent_and_the_tiers(tmp_path: Path) -> 
             "memory.entity.drill_m.small must be an int >= 0, got -1.",
         ),
         (
+            {"memory": {"detail": {"drill_m": {"medium": 4, "huge": 9}}}},
+            "Unknown key(s) 'huge' in memory.detail.drill_m; valid keys: small, medium, large.",
+        ),
+        (
+            {"memory": {"detail": {"drill_picks": "6"}}},
+            "memory.detail.drill_picks.small must be an int >= 0, got '6'.",
+        ),
+        (
+            {"memory": {"detail": {"quotas": {"quote": 1.0}}}},
+            "Unknown key(s) 'quote' in memory.detail.quotas; valid keys: overview, extracts, "
+            "quotes.",
+        ),
+        (
+            {"memory": {"detail": {"band_prior": {"window": 1.2}}}},
+            "Unknown key(s) 'window' in memory.detail.band_prior; valid keys: top, upper",
+        ),
+        (
+            {"memory": {"recent": {"freshness": {"half_life": 2}}}},
+            "Unknown key(s) 'half_life' in memory.recent.freshness; valid keys: half_life_days, "
+            "weight.",
+        ),
+        (
+            {"memory": {"detail": {"freshness": 3}}},
+            "memory.detail.freshness must be a mapping of half_life_days, weight, got 3.",
+        ),
+        (
+            {"memory": {"tiers": {"large": 9000}}},
+            "Unknown key(s) 'large' in memory.tiers; valid keys: small, medium.",
+        ),
+        (
             {"memory": {"detail": {"drill_from": "messages"}}},
             "memory.detail.drill_from must be one of top, windows, regions, got 'messages'.",
         ),
@@ -114,6 +144,21 @@ def test_bad_profiles_say_what_to_fix(config: dict, message: str) -> None:
     with pytest.raises(ValueError) as raised:
         memory_profile(config)
     assert message in str(raised.value)
+
+
+def test_per_tier_counts_take_some_tiers_or_one_int() -> None:
+    profile = memory_profile(
+        {"memory": {"detail": {"drill_picks": {"medium": 3}, "drill_m": 5, "overview_items": {}}}}
+    )
+    detail, ready = profile.policies["detail"], memory_profile().policies["detail"]
+    assert detail.drill_picks == {**ready.drill_picks, "medium": 3}
+    assert detail.drill_m == {"small": 5, "medium": 5, "large": 5}
+    assert detail.overview_items == ready.overview_items
+
+
+def test_a_freshness_setting_keeps_what_it_leaves_out() -> None:
+    detail = memory_profile({"memory": {"detail": {"freshness": {"weight": 0.5}}}})
+    assert detail.policies["detail"].freshness == {"half_life_days": 1.0, "weight": 0.5}
 
 
 def test_a_profile_name_that_is_no_file_says_so() -> None:

@@ -24,7 +24,8 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
   with :class:`~rerank_plus.PriorBoost`; 1 turns it off.
 * ``mmr_lambda``: relevance against novelty in :class:`~rerank_plus.MaximalMarginalRelevance`.
 * ``overview_items``: per size tier (small, medium, large), how many high-level summaries the
-  overview holds at most.
+  overview holds at most. This and the other per-tier counts take one int for every tier, or
+  a mapping of the tiers to change.
 * ``fusion``: the light stage's fusion for this intent (the library's fusion options, see
   :func:`~rerank_plus.combine.build_fusion`), or None for the profile's ``fusion``.
 * ``drill_from``: where the drill-down starts: ``top`` (the highest level: breadth for broad
@@ -56,6 +57,9 @@ from rerank_plus.memory.context import BLOCKS
 from rerank_plus.memory.query.intent import INTENTS
 
 TIERS = ("small", "medium", "large")
+_BANDS = ("top", "upper", "windows", "messages")
+#: The recent intent's freshness, and what a ``freshness`` setting leaves out.
+_DEFAULT_FRESHNESS = {"half_life_days": 1.0, "weight": 2.0}
 
 _DEFAULTS: dict[str, dict[str, Any]] = {
     # Broad questions: the sentences that say the most of the whole memory (coverage), from
@@ -115,7 +119,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "fill_order": ["quotes", "extracts", "overview"],
         "show_order": ["overview", "extracts", "quotes"],
         "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.1},
-        "freshness": {"half_life_days": 1.0, "weight": 2.0},
+        "freshness": _DEFAULT_FRESHNESS,
         "entity_boost": 1.1,
         "mmr_lambda": 0.8,
         "overview_items": {"small": 1, "medium": 1, "large": 2},
@@ -208,6 +212,29 @@ def _check_fusion(where: str, value: Any) -> Mapping[str, Any] | str | None:
     return value
 
 
+def _mapping(where: str, value: Any, keys: tuple[str, ...]) -> Mapping[str, Any]:
+    """``value`` as a mapping whose keys are among ``keys``: a misspelt key would otherwise be
+    read as left out, and silently take its default."""
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where} must be a mapping of {', '.join(keys)}, got {value!r}.")
+    unknown = sorted(set(value) - set(keys))
+    if unknown:
+        raise ValueError(
+            f"Unknown key(s) {', '.join(map(repr, unknown))} in {where}; valid keys: "
+            f"{', '.join(keys)}."
+        )
+    return value
+
+
+def _per_tier(where: str, value: Any, defaults: Mapping[str, int]) -> dict[str, int]:
+    """A count per size tier: one int for every tier, or a mapping of some tiers (the others
+    keep their defaults)."""
+    if not isinstance(value, Mapping):
+        value = dict.fromkeys(TIERS, value)
+    given = {**defaults, **_mapping(where, value, TIERS)}
+    return {tier: _check_count(f"{where}.{tier}", given[tier]) for tier in TIERS}
+
+
 def _block_order(where: str, value: Any) -> tuple[str, ...]:
     order = tuple(value)
     if sorted(order) != ["extracts", "overview", "quotes"]:
@@ -228,31 +255,31 @@ def _blocks(where: str, value: Any) -> tuple[str, ...]:
 
 def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
     where = f"memory.{intent}"
-    unknown = sorted(set(settings) - set(_DEFAULTS[intent]))
-    if unknown:
-        raise ValueError(
-            f"Unknown key(s) {', '.join(map(repr, unknown))} in {where}; valid keys: "
-            f"{', '.join(sorted(_DEFAULTS[intent]))}."
-        )
-    merged = {**_DEFAULTS[intent], **settings}
+    merged = {**_DEFAULTS[intent], **_mapping(where, settings, tuple(sorted(_DEFAULTS[intent])))}
+    given_quotas = _mapping(f"{where}.quotas", merged["quotas"], BLOCKS)
     quotas = {
-        block: _check_share(f"{where}.quotas.{block}", merged["quotas"].get(block, 0.0))
-        for block in ("overview", "extracts", "quotes")
+        block: _check_share(f"{where}.quotas.{block}", given_quotas.get(block, 0.0))
+        for block in BLOCKS
     }
     if sum(quotas.values()) <= 0:
         raise ValueError(f"{where}.quotas must give some share of the budget to a block.")
     order = _block_order(f"{where}.fill_order", merged["fill_order"])
+    given_prior = _mapping(f"{where}.band_prior", merged["band_prior"], _BANDS)
     prior = {
-        band: _check_share(f"{where}.band_prior.{band}", merged["band_prior"].get(band, 1.0), 10)
-        for band in ("top", "upper", "windows", "messages")
+        band: _check_share(f"{where}.band_prior.{band}", given_prior.get(band, 1.0), 10)
+        for band in _BANDS
     }
     freshness = merged["freshness"]
     if freshness is not None:
+        given = {
+            **_DEFAULT_FRESHNESS,
+            **_mapping(f"{where}.freshness", freshness, tuple(_DEFAULT_FRESHNESS)),
+        }
         freshness = {
             "half_life_days": _check_share(
-                f"{where}.freshness.half_life_days", freshness["half_life_days"], 1e6
+                f"{where}.freshness.half_life_days", given["half_life_days"], 1e6
             ),
-            "weight": _check_share(f"{where}.freshness.weight", freshness["weight"], 100),
+            "weight": _check_share(f"{where}.freshness.weight", given["weight"], 100),
         }
     return IntentPolicy(
         intent=intent,
@@ -264,21 +291,17 @@ def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
         freshness=freshness,
         entity_boost=_check_share(f"{where}.entity_boost", merged["entity_boost"], 10),
         mmr_lambda=_check_share(f"{where}.mmr_lambda", merged["mmr_lambda"]),
-        overview_items={
-            tier: _check_count(f"{where}.overview_items.{tier}", merged["overview_items"][tier])
-            for tier in TIERS
-        },
+        overview_items=_per_tier(
+            f"{where}.overview_items", merged["overview_items"], _DEFAULTS[intent]["overview_items"]
+        ),
         drill_from=_check_choice(
             f"{where}.drill_from", merged["drill_from"], ("top", "windows", "regions")
         ),
         neighbour_weight=_check_share(f"{where}.neighbour_weight", merged["neighbour_weight"]),
-        drill_picks={
-            tier: _check_count(f"{where}.drill_picks.{tier}", merged["drill_picks"][tier])
-            for tier in TIERS
-        },
-        drill_m={
-            tier: _check_count(f"{where}.drill_m.{tier}", merged["drill_m"][tier]) for tier in TIERS
-        },
+        drill_picks=_per_tier(
+            f"{where}.drill_picks", merged["drill_picks"], _DEFAULTS[intent]["drill_picks"]
+        ),
+        drill_m=_per_tier(f"{where}.drill_m", merged["drill_m"], _DEFAULTS[intent]["drill_m"]),
         drill_order=_check_choice(
             f"{where}.drill_order", merged["drill_order"], ("round_robin", "grouped")
         ),
@@ -309,9 +332,9 @@ def memory_profile(source: Mapping[str, Any] | str | Path | None = None) -> Memo
     """The ready-made profile (``None``), or one read from a dict or a JSON/YAML file whose
     ``memory`` section overrides it.
 
-    >>> memory_profile({"memory": {"detail": {"drill_m": {"small": 2, "medium": 4,
-    ...     "large": 6}}}}).policies["detail"].drill_m["medium"]
-    4
+    >>> profile = memory_profile({"memory": {"detail": {"drill_m": {"medium": 4}}}})
+    >>> profile.policies["detail"].drill_m
+    {'small': 8, 'medium': 4, 'large': 30}
     """
     config = {} if source is None else read_config(source)
     unknown = sorted(set(config) - {"memory", "fusion"})
@@ -323,13 +346,11 @@ def memory_profile(source: Mapping[str, Any] | str | Path | None = None) -> Memo
     section = config.get("memory", {})
     if not isinstance(section, Mapping):
         raise TypeError(f"memory must be a mapping, got {type(section).__name__}.")
-    bad = sorted(set(section) - set(_SECTION_KEYS))
-    if bad:
-        raise ValueError(
-            f"Unknown key(s) {', '.join(map(repr, bad))} in memory; valid keys: "
-            f"{', '.join(_SECTION_KEYS)}."
-        )
-    tiers = {**_DEFAULT_TIERS, **section.get("tiers", {})}
+    _mapping("memory", section, _SECTION_KEYS)
+    tiers = {
+        **_DEFAULT_TIERS,
+        **_mapping("memory.tiers", section.get("tiers", {}), ("small", "medium")),
+    }
     for name in ("small", "medium"):
         _check_count(f"memory.tiers.{name}", tiers[name])
     if tiers["small"] > tiers["medium"]:
