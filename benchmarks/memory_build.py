@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from _report import write_section  # benchmarks/ is on sys.path when a script here runs
 from rerank_plus.analysis.terms import clear_piece_cache, word_form
-from rerank_plus.memory import Memory, build_memory
+from rerank_plus.memory import Memory, MemoryRetriever, build_memory
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -39,6 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "eval" / "qmsum" / "test"
 #: Share of the turns built at once before the others are added one by one.
 BUILT_SHARE = 0.8
+#: Asked in turn after each add in the chat rows: a broad question and a precise one.
+CHAT_QUESTIONS = ("What was the meeting about?", "What did they decide about the budget?")
 
 
 def clock() -> np.ndarray:
@@ -132,6 +134,24 @@ def timed_adds(messages: list[dict[str, str]], model: Any) -> Adds:
     )
 
 
+def timed_chat(messages: list[dict[str, str]], keep_index: bool) -> np.ndarray:
+    """Milliseconds (wall, CPU) per added message of the add and a question after it, as a
+    chat asks (a lexical retriever, the first 80% built before). ``keep_index``: one
+    retriever across the adds, whose index keeps what it read of the items an add left
+    alone; else a new retriever per question (the same analyzer, so the same warm caches),
+    whose index reads every item anew: what every question after an add cost before."""
+    cut = int(len(messages) * BUILT_SHARE)
+    memory = build_memory(messages[:cut])
+    kept = MemoryRetriever(memory)
+    kept.retrieve(CHAT_QUESTIONS[0])  # the built memory's index
+    start = clock()
+    for n, message in enumerate(messages[cut:]):
+        memory.add(message)
+        retriever = kept if keep_index else MemoryRetriever(memory, analyzer=kept.analyzer)
+        retriever.retrieve(CHAT_QUESTIONS[n % len(CHAT_QUESTIONS)], max_tokens=2000)
+    return 1000 * (clock() - start) / (len(messages) - cut)
+
+
 def used(embedder: TimedModel | None) -> tuple[np.ndarray, int, int]:
     """What ``embedder`` has spent so far: seconds (wall, CPU), calls, texts."""
     if embedder is None:
@@ -174,6 +194,8 @@ def main() -> None:
     lexical = [timed_build(messages, None)[1] for _ in range(arguments.rounds)]
     adds = [timed_adds(messages, model) for _ in range(arguments.rounds)]
     lexical_adds = [timed_adds(messages, None) for _ in range(arguments.rounds)]
+    chat_anew = [timed_chat(messages, keep_index=False) for _ in range(arguments.rounds)]
+    chat_kept = [timed_chat(messages, keep_index=True) for _ in range(arguments.rounds)]
 
     embedding = median([b[2] for b in builds])
     rest = median([b[1] - b[2] for b in builds])
@@ -189,6 +211,13 @@ def main() -> None:
         ("add, MiniLM: embedding part", add_embedding, "ms", "-"),
         ("add, MiniLM: everything else", add_total - add_embedding, "ms", "-"),
         ("add, no embedder: per message", add_lexical, "ms", "(<= 20 ms)"),
+        ("add + a question, index read anew (baseline)", median(chat_anew), "ms", "-"),
+        (
+            "add + a question, index kept",
+            median(chat_kept),
+            "ms",
+            f"{median(chat_kept)[0] / median(chat_anew)[0]:.2f} of the baseline",
+        ),
     ]
     width = max(len(row[0]) for row in rows)
     digits = {"s": 2, "ms": 1}

@@ -1,5 +1,6 @@
 """``BM25Reranker.score_analyzed`` scores documents already analyzed: it must give exactly what
-``score`` gives for their texts (an index that keeps its analyses scores its pools with it)."""
+``score`` gives for their texts (an index that keeps its analyses scores its pools with it);
+``fit_analyzed`` learns from analyses exactly what ``fit`` learns from the texts."""
 
 from __future__ import annotations
 
@@ -54,3 +55,16 @@ def test_score_analyzed_does_not_change_its_inputs(analyzer: Analyzer):
     scores = bm25.score_analyzed("cat", ["en", "en"], frequencies, [5, 9])
     assert frequencies == before
     assert scores.raw[1] > 0 and scores.raw[0] > 0
+
+
+def test_fit_analyzed_learns_what_fit_learns(analyzer: Analyzer):
+    corpus = [*DOCUMENTS, "The garden has a pond and a cat."]
+    _, languages = analyzer.languages_for("", corpus)
+    counts = [
+        analyzer.analyze(text, language).term_frequencies
+        for text, language in zip(corpus, languages, strict=True)
+    ]
+    fitted = BM25Reranker(analyzer=analyzer).fit(corpus).statistics
+    assert BM25Reranker(analyzer=analyzer).fit_analyzed(counts).statistics == fitted
+    with pytest.raises(ValueError, match="at least one document"):
+        BM25Reranker(analyzer=analyzer).fit_analyzed([])

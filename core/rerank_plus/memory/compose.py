@@ -124,7 +124,7 @@ class Composer:
         self.span_start = span_start
         self.with_date = with_date
         self.cache = cache if cache is not None and cache.counter is counter else TextCache(counter)
-        self._knowns: dict[str, _Known] = self.cache.table(("known", with_date))
+        self._knowns: dict[str, _Known] = self.cache.table(("known", with_date), of_item_alone=True)
 
     def header(self, item: MemoryItem, last: MemoryItem | None = None) -> str:
         number = f"#{item.index}" if last is None else f"#{item.index}-{last.index}"

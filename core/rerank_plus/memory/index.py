@@ -52,17 +52,22 @@ class LevelIndex:
 class MemoryIndex:
     """Embeddings and term postings of every level, and a BM25 fitted on the whole memory."""
 
-    def __init__(self, memory: Memory, embedder: Embedder | None, analyzer: Analyzer) -> None:
+    def __init__(
+        self,
+        memory: Memory,
+        embedder: Embedder | None,
+        analyzer: Analyzer,
+        previous: MemoryIndex | None = None,
+    ) -> None:
+        """``previous``: the index of the same memory before a change (``Memory.add``), whose
+        readings of the items the change left alone are kept."""
         self.memory = memory
         self.version = memory.version
         self.analyzer = analyzer
         self.embedder = embedder
-        items = memory.items
+        self.items = items = memory.items
         self.search_texts = self._search_texts(memory)
         texts = [self.search_texts[item.id] for item in items]
-        self.bm25 = BM25Reranker(analyzer=analyzer)
-        if any(text.strip() for text in texts):
-            self.bm25.fit(texts)
         # each item's detection, kept so that a candidate pool resolves its languages without
         # asking the analyzer's cache again (as ``analyzer.languages_for("", texts)`` would)
         query_detection, *detections = analyzer.detect_many(["", *texts])
@@ -81,6 +86,9 @@ class MemoryIndex:
             item.id: analyzer.analyze(text, language).term_frequencies
             for item, text, language in zip(items, texts, languages, strict=True)
         }
+        self.bm25 = BM25Reranker(analyzer=analyzer)
+        if any(text.strip() for text in texts):  # what fit(texts) reads, read once
+            self.bm25.fit_analyzed(list(terms.values()))
         # what the light stage's BM25 reads of each item, kept so that a candidate pool is
         # scored without analyzing its items again (see :meth:`pool_terms`)
         self.item_terms = {
@@ -118,6 +126,8 @@ class MemoryIndex:
         self.span_starts = self._span_starts(items)
         self._text_caches: dict[int, TextCache] = {}
         self._sentence_terms: dict[str, tuple[frozenset[str], ...]] = {}
+        if previous is not None:
+            self._keep_readings(previous)
         self._names: dict[str, str] = {}
         self._boost_fields: dict[tuple[bool, bool], dict[str, Mapping[str, Any]]] = {}
         self._shared_fields: dict[tuple[str, bool, datetime | None], Mapping[str, Any]] = {}
@@ -259,6 +269,21 @@ class MemoryIndex:
                 )
             self._sentence_terms[item.id] = found
         return found
+
+    def _keep_readings(self, previous: MemoryIndex) -> None:
+        """Take over what ``previous`` read of the items still here unchanged (the same
+        objects): their sentences, token counts and, where their language is the same, their
+        sentences' terms."""
+        before = {item.id: item for item in previous.items}
+        unchanged = {item.id for item in self.items if before.get(item.id) is item}
+        self._text_caches = {
+            key: cache.carried(unchanged) for key, cache in previous._text_caches.items()
+        }
+        self._sentence_terms = {
+            key: terms
+            for key, terms in previous._sentence_terms.items()
+            if key in unchanged and previous.item_terms[key][0] == self.item_terms[key][0]
+        }
 
     def text_cache(self, counter: Callable[[str], int]) -> TextCache:
         """Sentences and token counts kept across queries, one cache per token counter."""

@@ -66,7 +66,8 @@ class MemoryRetriever:
     """Answers a question from a :class:`Memory` with a context of at most ``max_tokens``.
 
     Args:
-        memory: the hierarchy to read (it may grow with ``memory.add``; the retriever notices).
+        memory: the hierarchy to read. It may grow with ``memory.add``: the next question
+            rebuilds the index, reading anew only the items the add changed.
         embedder: a sentence-transformers model or name, a LlamaIndex or LangChain embedding, or
             a callable; None means lexical retrieval only (items' stored embeddings are used
             only with an embedder for the query).
@@ -126,7 +127,9 @@ class MemoryRetriever:
         """The memory's search index, rebuilt when the memory changed since the last query."""
         with self._lock:
             if self._index is None or self._index.version != self.memory.version:
-                self._index = MemoryIndex(self.memory, self.embedder, self.analyzer)
+                self._index = MemoryIndex(
+                    self.memory, self.embedder, self.analyzer, previous=self._index
+                )
                 self._composer(self._index).prepare(self.memory.items)
             return self._index
 

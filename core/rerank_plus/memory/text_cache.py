@@ -8,7 +8,7 @@ sentences already shown elided) is elided and counted once for a given set of th
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Collection, Hashable
 from typing import Any
 
 from rerank_plus.memory.items import MemoryItem
@@ -38,7 +38,32 @@ class TextCache:
         self._whole: dict[str, str] = {}
         self._tokens: dict[Hashable, int] = {}
         self._tables: dict[Hashable, dict[str, Any]] = {}
+        self._item_tables: set[Hashable] = set()
         self._elided: dict[tuple[str, frozenset[str]], tuple[str, int]] = {}
+
+    def carried(self, unchanged: Collection[str]) -> TextCache:
+        """A cache for the memory after a change, holding what this one knows of the items
+        left ``unchanged`` (the same item objects: same text, level, index, time, speaker):
+        after ``Memory.add`` only the new message and the summaries it touched are read
+        again. Tables of facts that depend on more than their item are left behind."""
+        fresh = TextCache(self.counter)
+        for mine, theirs in (
+            (self._sentences, fresh._sentences),
+            (self._folded, fresh._folded),
+            (self._whole, fresh._whole),
+        ):
+            theirs.update((key, value) for key, value in mine.items() if key in unchanged)
+        fresh._tokens = {
+            key: value
+            for key, value in self._tokens.items()
+            if isinstance(key, str) or key[0] in unchanged  # a text, or (item id, what)
+        }
+        fresh._elided = {key: value for key, value in self._elided.items() if key[0] in unchanged}
+        for name in self._item_tables:
+            table = self._tables[name]
+            fresh._tables[name] = {key: table[key] for key in table.keys() & unchanged}
+        fresh._item_tables = set(self._item_tables)
+        return fresh
 
     def sentences(self, item: MemoryItem) -> tuple[tuple[str, str], ...]:
         found = self._sentences.get(item.id)
@@ -74,12 +99,16 @@ class TextCache:
                 self._tokens[key] = found
         return found
 
-    def table(self, name: Hashable) -> dict[str, Any]:
+    def table(self, name: Hashable, of_item_alone: bool = False) -> dict[str, Any]:
         """What a composer derives of each item (its facts about it), by item id, kept under
-        ``name`` for every later query: one lookup per candidate, no key built."""
+        ``name`` for every later query: one lookup per candidate, no key built.
+        ``of_item_alone``: the facts depend on the item and nothing else of the memory, so
+        :meth:`carried` keeps those of unchanged items."""
         found = self._tables.get(name)
         if found is None:
             found = self._tables[name] = {}
+        if of_item_alone:
+            self._item_tables.add(name)
         return found
 
     def elided(

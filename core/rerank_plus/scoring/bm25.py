@@ -168,13 +168,27 @@ class BM25Reranker(Reranker):
         if not texts:
             raise ValueError("fit() needs at least one document to learn statistics from.")
         _, languages = self.analyzer.languages_for("", texts, self.language)
+        return self.fit_analyzed(
+            [
+                self.analyzer.analyze(text, language).term_frequencies
+                for text, language in zip(texts, languages, strict=True)
+            ]
+        )
+
+    def fit_analyzed(self, frequencies: Sequence[Mapping[str, int]]) -> BM25Reranker:
+        """:meth:`fit` on a collection already analyzed: each document's term counts, in the
+        language :meth:`fit` would read it in. An index that keeps its documents' analyses
+        learns the same statistics without analyzing them again."""
+        if not frequencies:
+            raise ValueError("fit() needs at least one document to learn statistics from.")
         frequency: Counter[str] = Counter()
         total_length = 0
-        for text, language in zip(texts, languages, strict=True):
-            terms = self.analyzer.analyze(text, language).terms
-            frequency.update(set(terms))
-            total_length += len(terms)
-        self.statistics = CorpusStatistics(len(texts), total_length / len(texts), dict(frequency))
+        for counts in frequencies:
+            frequency.update(counts.keys())
+            total_length += sum(counts.values())
+        self.statistics = CorpusStatistics(
+            len(frequencies), total_length / len(frequencies), dict(frequency)
+        )
         return self
 
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:

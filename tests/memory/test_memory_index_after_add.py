@@ -1,0 +1,72 @@
+"""A retriever kept across ``Memory.add`` answers exactly as a new one over the same memory:
+its index keeps what it read of the items the add left alone (sentences, token counts,
+sentence terms) and reads the new message and the summaries it touched anew."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from rerank_plus.analysis import Analyzer
+from rerank_plus.memory import MemoryRetriever
+from rerank_plus.memory.build import build_memory
+from rerank_plus.memory.index import MemoryIndex
+from rerank_plus.scoring import BM25Reranker
+
+from tests.memory.build_chats import topic_chat
+
+QUESTIONS = (
+    ("Summarize the conversation", 300),
+    ("What did we say about the venue deposit in Lyon?", 250),
+    ("What did Bob say about the cloud invoices?", 400),
+    ("quoi de neuf depuis hier ?", 200),
+)
+NOW = datetime(2024, 3, 5, 9, 0, tzinfo=UTC)
+
+
+def answers(retriever: MemoryRetriever) -> list[tuple]:
+    out = []
+    for question, budget in QUESTIONS:
+        context = retriever.retrieve(question, max_tokens=budget, now=NOW)
+        out.append(
+            (context.text, [(i.id, i.score, i.block) for i in context.items], context.tokens)
+        )
+    return out
+
+
+@pytest.mark.parametrize("start", [12, 100])
+def test_a_kept_retriever_answers_after_adds_as_a_new_one(start: int) -> None:
+    chat = topic_chat()
+    memory = build_memory(chat[:start])
+    kept = MemoryRetriever(memory)
+    answers(kept)  # its index, text caches and sentence terms read before the adds
+    for message in chat[start : start + 12]:
+        memory.add(message)
+        assert answers(kept) == answers(MemoryRetriever(memory))
+
+
+def test_an_index_keeps_only_the_readings_of_unchanged_items() -> None:
+    chat = topic_chat()
+    memory = build_memory(chat[:60])
+    retriever = MemoryRetriever(memory)
+    before = retriever.index()
+    read = {item.id: before.sentence_terms(item) for item in memory.items}
+    earlier = {item.id: item for item in memory.items}
+    memory.add(chat[60])
+    after = retriever.index()
+    assert after is not before
+    changed = [item for item in memory.items if earlier.get(item.id) is not item]
+    assert [item.level for item in changed] == list(range(memory.depth))  # the path to the top
+    for item in memory.items:
+        if item in changed:
+            assert after.sentence_terms(item) is not read.get(item.id)
+        else:
+            assert after.sentence_terms(item) is read[item.id]
+
+
+def test_the_index_fits_bm25_as_fit_on_its_texts_does() -> None:
+    memory = build_memory(topic_chat()[:80])
+    analyzer = Analyzer()
+    index = MemoryIndex(memory, None, analyzer)
+    texts = [index.search_texts[item.id] for item in memory.items]
+    assert index.bm25.statistics == BM25Reranker(analyzer=analyzer).fit(texts).statistics
