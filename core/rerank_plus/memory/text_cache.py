@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Hashable
-from typing import Any
+from typing import Any, TypeVar
 
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.sentences import split_sentences
 
 _FOLD = re.compile(r"[\W_]+")
+V = TypeVar("V")
 
 #: Token counts kept at most (lines of a context; a memory has far fewer distinct ones).
 MAX_COUNTS = 200_000
 #: Elided texts kept at most (an item less the sentences a context showed before it).
 MAX_ELIDED = 100_000
+
+
+def _kept(table: dict[str, V], keys: Collection[str]) -> dict[str, V]:
+    """The entries of ``table`` under ``keys``."""
+    return {key: value for key, value in table.items() if key in keys}
 
 
 def fold(sentence: str) -> str:
@@ -47,21 +53,17 @@ class TextCache:
         after ``Memory.add`` only the new message and the summaries it touched are read
         again. Tables of facts that depend on more than their item are left behind."""
         fresh = TextCache(self.counter)
-        for mine, theirs in (
-            (self._sentences, fresh._sentences),
-            (self._folded, fresh._folded),
-            (self._whole, fresh._whole),
-        ):
-            theirs.update((key, value) for key, value in mine.items() if key in unchanged)
+        fresh._sentences = _kept(self._sentences, unchanged)
+        fresh._folded = _kept(self._folded, unchanged)
+        fresh._whole = _kept(self._whole, unchanged)
         fresh._tokens = {
             key: value
             for key, value in self._tokens.items()
-            if isinstance(key, str) or key[0] in unchanged  # a text, or (item id, what)
+            # a text's count, or an item's: (item id, what of it)
+            if isinstance(key, str) or (isinstance(key, tuple) and key[0] in unchanged)
         }
         fresh._elided = {key: value for key, value in self._elided.items() if key[0] in unchanged}
-        for name in self._item_tables:
-            table = self._tables[name]
-            fresh._tables[name] = {key: table[key] for key in table.keys() & unchanged}
+        fresh._tables = {name: _kept(self._tables[name], unchanged) for name in self._item_tables}
         fresh._item_tables = set(self._item_tables)
         return fresh
 
