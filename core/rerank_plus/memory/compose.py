@@ -264,16 +264,7 @@ class Composer:
             coverage.reward,
         )
         by_id = {hit.item.id: hit for hit in hits}
-        while picks:  # the picks' exact cost, elision marks included; the last ones go if over
-            shown = self._partial_texts(by_id, picks)
-            cost = title + sum(
-                self._line_tokens(by_id[key].item, text)
-                + self._known(by_id[key].item).header_tokens
-                for key, (text, _) in shown.items()
-            )
-            if cost <= allowance:
-                break
-            picks.pop()
+        shown, cost = self._fitted(by_id, picks, allowance, title)
         if trace:
             trace.step("coverage", block=block, candidates=len(candidates), picked=len(picks))
         if not picks:
@@ -323,24 +314,45 @@ class Composer:
             )
         return found
 
-    def _partial_texts(
-        self, by_id: Mapping[str, Hit], picks: Sequence[Candidate]
-    ) -> dict[str, tuple[str, list[int]]]:
+    def _fitted(
+        self, by_id: Mapping[str, Hit], picks: list[Candidate], allowance: float, title: int
+    ) -> tuple[dict[str, tuple[str, list[int]]], int]:
         """Per picked item (in the order of its first pick), its text with only the picked
-        sentences shown, the others elided, and the positions of those sentences."""
+        sentences shown (the others elided) and their positions, and the exact cost of them all
+        with ``title`` (elision marks and headers included); the last picks are dropped while
+        that is over ``allowance``. A drop makes its own item's text again, no other."""
         kept: dict[str, list[int]] = {}
         for candidate in picks:
             kept.setdefault(candidate.item, []).append(candidate.sentence)
-        shown: dict[str, tuple[str, list[int]]] = {}
-        for key, positions in kept.items():
-            parts: list[str] = []
-            for k, (sentence, _) in enumerate(self.cache.sentences(by_id[key].item)):
-                if k in positions:
-                    parts.append(sentence)
-                elif not parts or parts[-1] != ELISION:
-                    parts.append(ELISION)
-            shown[key] = (" ".join(parts), sorted(positions))
-        return shown
+        shown = {key: self._partial_text(by_id[key].item, kept[key]) for key in kept}
+        costs = {key: self._shown_tokens(by_id[key].item, text) for key, (text, _) in shown.items()}
+        cost = title + sum(costs.values())
+        while picks and cost > allowance:
+            key = picks.pop().item
+            kept[key].pop()  # the last pick is its item's last
+            cost -= costs.pop(key)
+            if kept[key]:
+                shown[key] = self._partial_text(by_id[key].item, kept[key])
+                costs[key] = self._shown_tokens(by_id[key].item, shown[key][0])
+                cost += costs[key]
+            else:
+                del kept[key], shown[key]
+        return shown, cost
+
+    def _partial_text(self, item: MemoryItem, positions: list[int]) -> tuple[str, list[int]]:
+        """``item``'s text with only the sentences at ``positions`` shown, the others elided,
+        and those positions in order."""
+        parts: list[str] = []
+        for k, (sentence, _) in enumerate(self.cache.sentences(item)):
+            if k in positions:
+                parts.append(sentence)
+            elif not parts or parts[-1] != ELISION:
+                parts.append(ELISION)
+        return " ".join(parts), sorted(positions)
+
+    def _shown_tokens(self, item: MemoryItem, text: str) -> int:
+        """What ``item`` costs shown as ``text``: its line and its header."""
+        return self._line_tokens(item, text) + self._known(item).header_tokens
 
     def _line_tokens(self, item: MemoryItem, text: str) -> int:
         if text is self.cache.whole(item):  # kept per item: not built nor hashed again
