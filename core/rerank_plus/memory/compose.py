@@ -242,12 +242,7 @@ class Composer:
         readable = max(1, int(allowance // TOKENS_PER_READ))
         hits = [hit for hit in pool if hit.item.id not in state.placed_ids][:readable]
         title = 0 if block in state.opened else self.cache.tokens(TITLES[block])
-        candidates = [
-            candidate
-            for hit in hits
-            for candidate in self._sentences_of(hit.item, block == "quotes", coverage)
-            if candidate.form not in state.shown
-        ]
+        candidates = self._candidates(hits, block == "quotes", coverage, state.shown)
         relevance = None
         if coverage.by_relevance:  # min-max over the block's whole pool: a fused score
             # (reciprocal ranks) barely separates the first item from the tenth, and a question
@@ -284,35 +279,37 @@ class Composer:
         state.opened.add(block)
         return max(0.0, allowance - cost)
 
+    def _candidates(
+        self, hits: Sequence[Hit], quoted: bool, coverage: Coverage, shown: set[str]
+    ) -> list[Candidate]:
+        """The sentences of ``hits``' items (in the pool's order) not shown yet, as candidates
+        (:meth:`_sentences_of`, kept per item for every later query: one table for the pool)."""
+        table = self.cache.table(("coverage", quoted))
+        found: list[Candidate] = []
+        for hit in hits:
+            sentences = table.get(hit.item.id)
+            if sentences is None:
+                sentences = table[hit.item.id] = self._sentences_of(hit.item, quoted, coverage)
+            found.extend(candidate for candidate in sentences if candidate.form not in shown)
+        return found
+
     def _sentences_of(
         self, item: MemoryItem, quoted: bool, coverage: Coverage
     ) -> tuple[Candidate, ...]:
         """``item``'s sentences that can stand on their own (words and terms enough), as
-        candidates (a quote's first line also names its speaker); kept for every later query.
-        A sentence costs a token more for the elision mark or the space that joins it."""
-        table = self.cache.table(("coverage", quoted))
-        found = table.get(item.id)
-        if found is None:
-            opening = self._known(item).header_tokens
-            if quoted and item.speaker:
-                opening += self.cache.tokens(f"{item.speaker}:")
-            section = coverage.sections.get(item.id)
-            found = table[item.id] = tuple(
-                Candidate(
-                    item.id,
-                    n,
-                    terms,
-                    self.cache.tokens(sentence) + 1,
-                    opening,
-                    section,
-                    form,
-                )
-                for n, ((sentence, form), terms) in enumerate(
-                    zip(self.cache.sentences(item), coverage.terms_of(item), strict=True)
-                )
-                if len(terms) >= MIN_SENTENCE_TERMS and word_count(sentence) >= MIN_SENTENCE_WORDS
+        candidates (a quote's first line also names its speaker). A sentence costs a token
+        more for the elision mark or the space that joins it."""
+        opening = self._known(item).header_tokens
+        if quoted and item.speaker:
+            opening += self.cache.tokens(f"{item.speaker}:")
+        section = coverage.sections.get(item.id)
+        return tuple(
+            Candidate(item.id, n, terms, self.cache.tokens(sentence) + 1, opening, section, form)
+            for n, ((sentence, form), terms) in enumerate(
+                zip(self.cache.sentences(item), coverage.terms_of(item), strict=True)
             )
-        return found
+            if len(terms) >= MIN_SENTENCE_TERMS and word_count(sentence) >= MIN_SENTENCE_WORDS
+        )
 
     def _fitted(
         self, by_id: Mapping[str, Hit], picks: list[Candidate], allowance: float, title: int
