@@ -131,11 +131,11 @@ def pick(
     while queue and allowance >= cheapest:
         _, best = heapq.heappop(queue)
         if best in done:
-            continue  # a sentence of an item opened later is queued again
+            continue
         chosen = candidates[best]
         spent = costs[best]
         if spent > allowance or chosen.form in shown_forms:
-            continue
+            continue  # a sentence of an item opened later is queued again
         value = gain(chosen)
         if value <= GAIN_FLOOR:
             done.add(best)
