@@ -135,11 +135,15 @@ class Composer:
     def line(item: MemoryItem, text: str) -> str:
         return f"{item.speaker}: {text}" if item.speaker else text
 
-    def prepare(self, items: Iterable[MemoryItem]) -> None:
+    def prepare(self, items: Iterable[MemoryItem], coverage: Coverage | None = None) -> None:
         """Split, fold and count each of ``items`` now, when the index is built, rather than on
-        the first query that reads it (the cache keeps them for every later query)."""
+        the first query that reads it (the cache keeps them for every later query); with
+        ``coverage``, also each item's sentences as a coverage fill reads them (a message as a
+        quote, a summary as a summary), the most of a broad question's first reading."""
         for item in items:
             self._known(item)
+            if coverage is not None:
+                self._candidates((item,), item.level == 0, coverage, set())
 
     def compose(
         self,
@@ -242,7 +246,9 @@ class Composer:
         readable = max(1, int(allowance // TOKENS_PER_READ))
         hits = [hit for hit in pool if hit.item.id not in state.placed_ids][:readable]
         title = 0 if block in state.opened else self.cache.tokens(TITLES[block])
-        candidates = self._candidates(hits, block == "quotes", coverage, state.shown)
+        candidates = self._candidates(
+            (hit.item for hit in hits), block == "quotes", coverage, state.shown
+        )
         relevance = None
         if coverage.by_relevance:  # min-max over the block's whole pool: a fused score
             # (reciprocal ranks) barely separates the first item from the tenth, and a question
@@ -280,16 +286,16 @@ class Composer:
         return max(0.0, allowance - cost)
 
     def _candidates(
-        self, hits: Sequence[Hit], quoted: bool, coverage: Coverage, shown: set[str]
+        self, items: Iterable[MemoryItem], quoted: bool, coverage: Coverage, shown: set[str]
     ) -> list[Candidate]:
-        """The sentences of ``hits``' items (in the pool's order) not shown yet, as candidates
-        (:meth:`_sentences_of`, kept per item for every later query: one table for the pool)."""
+        """The sentences of ``items`` (in order) not shown yet, as candidates
+        (:meth:`_sentences_of`, kept per item for every later query: one table for them all)."""
         table = self.cache.table(("coverage", quoted))
         found: list[Candidate] = []
-        for hit in hits:
-            sentences = table.get(hit.item.id)
+        for item in items:
+            sentences = table.get(item.id)
             if sentences is None:
-                sentences = table[hit.item.id] = self._sentences_of(hit.item, quoted, coverage)
+                sentences = table[item.id] = self._sentences_of(item, quoted, coverage)
             found.extend(candidate for candidate in sentences if candidate.form not in shown)
         return found
 
