@@ -34,15 +34,17 @@ def answers(retriever: MemoryRetriever) -> list[tuple]:
     return out
 
 
-@pytest.mark.parametrize("start", [12, 100])
+@pytest.mark.parametrize("start", [12, 40, 100])  # from 40, an add makes a new top level
 def test_a_kept_retriever_answers_after_adds_as_a_new_one(start: int) -> None:
     chat = topic_chat()
     memory = build_memory(chat[:start])
+    depth = memory.depth
     kept = MemoryRetriever(memory)
     answers(kept)  # its index, text caches and sentence terms read before the adds
     for message in chat[start : start + 12]:
         memory.add(message)
         assert answers(kept) == answers(MemoryRetriever(memory))
+    assert memory.depth == depth + (start == 40)  # the sections of every window changed
 
 
 def test_an_index_keeps_only_the_readings_of_unchanged_items() -> None:

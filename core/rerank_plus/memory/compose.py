@@ -135,11 +135,15 @@ class Composer:
     def line(item: MemoryItem, text: str) -> str:
         return f"{item.speaker}: {text}" if item.speaker else text
 
-    def prepare(self, items: Iterable[MemoryItem]) -> None:
+    def prepare(self, items: Iterable[MemoryItem], coverage: Coverage | None = None) -> None:
         """Split, fold and count each of ``items`` now, when the index is built, rather than on
-        the first query that reads it (the cache keeps them for every later query)."""
+        the first query that reads it (the cache keeps them for every later query); with
+        ``coverage``, also each item's sentences as a coverage fill reads them (a message as a
+        quote, a summary as a summary), the most of a broad question's first reading."""
         for item in items:
             self._known(item)
+            if coverage is not None:
+                self._candidates((item,), item.level == 0, coverage, set())
 
     def compose(
         self,
@@ -242,12 +246,9 @@ class Composer:
         readable = max(1, int(allowance // TOKENS_PER_READ))
         hits = [hit for hit in pool if hit.item.id not in state.placed_ids][:readable]
         title = 0 if block in state.opened else self.cache.tokens(TITLES[block])
-        candidates = [
-            candidate
-            for hit in hits
-            for candidate in self._sentences_of(hit.item, block == "quotes", coverage)
-            if candidate.form not in state.shown
-        ]
+        candidates = self._candidates(
+            (hit.item for hit in hits), block == "quotes", coverage, state.shown
+        )
         relevance = None
         if coverage.by_relevance:  # min-max over the block's whole pool: a fused score
             # (reciprocal ranks) barely separates the first item from the tenth, and a question
@@ -264,16 +265,7 @@ class Composer:
             coverage.reward,
         )
         by_id = {hit.item.id: hit for hit in hits}
-        while picks:  # the picks' exact cost, elision marks included; the last ones go if over
-            shown = self._partial_texts(by_id, picks)
-            cost = title + sum(
-                self._line_tokens(by_id[key].item, text)
-                + self._known(by_id[key].item).header_tokens
-                for key, (text, _) in shown.items()
-            )
-            if cost <= allowance:
-                break
-            picks.pop()
+        shown, cost = self._fitted(by_id, picks, allowance, title)
         if trace:
             trace.step("coverage", block=block, candidates=len(candidates), picked=len(picks))
         if not picks:
@@ -293,54 +285,77 @@ class Composer:
         state.opened.add(block)
         return max(0.0, allowance - cost)
 
+    def _candidates(
+        self, items: Iterable[MemoryItem], quoted: bool, coverage: Coverage, shown: set[str]
+    ) -> list[Candidate]:
+        """The sentences of ``items`` (in order) not shown yet, as candidates
+        (:meth:`_sentences_of`, kept per item for every later query: one table for them all)."""
+        table = self.cache.table(("coverage", quoted))
+        found: list[Candidate] = []
+        for item in items:
+            sentences = table.get(item.id)
+            if sentences is None:
+                sentences = table[item.id] = self._sentences_of(item, quoted, coverage)
+            found.extend(candidate for candidate in sentences if candidate.form not in shown)
+        return found
+
     def _sentences_of(
         self, item: MemoryItem, quoted: bool, coverage: Coverage
     ) -> tuple[Candidate, ...]:
         """``item``'s sentences that can stand on their own (words and terms enough), as
-        candidates (a quote's first line also names its speaker); kept for every later query.
-        A sentence costs a token more for the elision mark or the space that joins it."""
-        table = self.cache.table(("coverage", quoted))
-        found = table.get(item.id)
-        if found is None:
-            opening = self._known(item).header_tokens
-            if quoted and item.speaker:
-                opening += self.cache.tokens(f"{item.speaker}:")
-            section = coverage.sections.get(item.id)
-            found = table[item.id] = tuple(
-                Candidate(
-                    item.id,
-                    n,
-                    terms,
-                    self.cache.tokens(sentence) + 1,
-                    opening,
-                    section,
-                    form,
-                )
-                for n, ((sentence, form), terms) in enumerate(
-                    zip(self.cache.sentences(item), coverage.terms_of(item), strict=True)
-                )
-                if len(terms) >= MIN_SENTENCE_TERMS and word_count(sentence) >= MIN_SENTENCE_WORDS
+        candidates (a quote's first line also names its speaker). A sentence costs a token
+        more for the elision mark or the space that joins it."""
+        opening = self._known(item).header_tokens
+        if quoted and item.speaker:
+            opening += self.cache.tokens(f"{item.speaker}:")
+        section = coverage.sections.get(item.id)
+        return tuple(
+            Candidate(item.id, n, terms, self.cache.tokens(sentence) + 1, opening, section, form)
+            for n, ((sentence, form), terms) in enumerate(
+                zip(self.cache.sentences(item), coverage.terms_of(item), strict=True)
             )
-        return found
+            if len(terms) >= MIN_SENTENCE_TERMS and word_count(sentence) >= MIN_SENTENCE_WORDS
+        )
 
-    def _partial_texts(
-        self, by_id: Mapping[str, Hit], picks: Sequence[Candidate]
-    ) -> dict[str, tuple[str, list[int]]]:
+    def _fitted(
+        self, by_id: Mapping[str, Hit], picks: list[Candidate], allowance: float, title: int
+    ) -> tuple[dict[str, tuple[str, list[int]]], int]:
         """Per picked item (in the order of its first pick), its text with only the picked
-        sentences shown, the others elided, and the positions of those sentences."""
+        sentences shown (the others elided) and their positions, and the exact cost of them all
+        with ``title`` (elision marks and headers included); the last picks are dropped while
+        that is over ``allowance``. A drop makes its own item's text again, no other."""
         kept: dict[str, list[int]] = {}
         for candidate in picks:
             kept.setdefault(candidate.item, []).append(candidate.sentence)
-        shown: dict[str, tuple[str, list[int]]] = {}
-        for key, positions in kept.items():
-            parts: list[str] = []
-            for k, (sentence, _) in enumerate(self.cache.sentences(by_id[key].item)):
-                if k in positions:
-                    parts.append(sentence)
-                elif not parts or parts[-1] != ELISION:
-                    parts.append(ELISION)
-            shown[key] = (" ".join(parts), sorted(positions))
-        return shown
+        shown = {key: self._partial_text(by_id[key].item, kept[key]) for key in kept}
+        costs = {key: self._shown_tokens(by_id[key].item, text) for key, (text, _) in shown.items()}
+        cost = title + sum(costs.values())
+        while picks and cost > allowance:
+            key = picks.pop().item
+            kept[key].pop()  # the last pick is its item's last
+            cost -= costs.pop(key)
+            if kept[key]:
+                shown[key] = self._partial_text(by_id[key].item, kept[key])
+                costs[key] = self._shown_tokens(by_id[key].item, shown[key][0])
+                cost += costs[key]
+            else:
+                del kept[key], shown[key]
+        return shown, cost
+
+    def _partial_text(self, item: MemoryItem, positions: list[int]) -> tuple[str, list[int]]:
+        """``item``'s text with only the sentences at ``positions`` shown, the others elided,
+        and those positions in order."""
+        parts: list[str] = []
+        for k, (sentence, _) in enumerate(self.cache.sentences(item)):
+            if k in positions:
+                parts.append(sentence)
+            elif not parts or parts[-1] != ELISION:
+                parts.append(ELISION)
+        return " ".join(parts), sorted(positions)
+
+    def _shown_tokens(self, item: MemoryItem, text: str) -> int:
+        """What ``item`` costs shown as ``text``: its line and its header."""
+        return self._line_tokens(item, text) + self._known(item).header_tokens
 
     def _line_tokens(self, item: MemoryItem, text: str) -> int:
         if text is self.cache.whole(item):  # kept per item: not built nor hashed again

@@ -17,9 +17,10 @@ min-max scaled over its block's pool), so what is covered is what the question i
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from math import fsum, log1p
 
 from rerank_plus.memory.items import MemoryItem
 
@@ -56,7 +57,7 @@ def salience(message_counts: Mapping[str, int]) -> dict[str, float]:
     >>> salience({"budget": 9, "lyon": 1})
     {'budget': 2.302585092994046, 'lyon': 0.6931471805599453}
     """
-    return {term: math.log1p(count) for term, count in message_counts.items()}
+    return {term: log1p(count) for term, count in message_counts.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,41 +107,46 @@ def pick(
         reward = max(weights.values(), default=0.0)
     open_items: set[str] = set()
     shown_forms: set[str] = set()
+    weight_of, zeros = weights.get, repeat(0.0)  # a term no message uses weighs 0.0
 
     def gain(candidate: Candidate) -> float:
         # exactly rounded sums: a set's order changes with the hash seed, and so would ties
-        found = math.fsum(weights.get(term, 0.0) for term in candidate.terms - covered)
+        found = fsum(map(weight_of, candidate.terms - covered, zeros))
         if candidate.section is not None and candidate.section not in shown_sections:
             found += reward
-        return found * (1.0 if relevance is None else relevance.get(candidate.item, 0.0))
+        return found if relevance is None else found * relevance.get(candidate.item, 0.0)
 
-    def cost(candidate: Candidate) -> int:
-        opening = 0 if candidate.item in open_items else candidate.opening
-        return max(candidate.tokens, 1) + opening
-
-    queue = [(-gain(c) / cost(c), n) for n, c in enumerate(candidates)]
+    # what each costs now: its item's header too until the item is opened
+    costs = [max(c.tokens, 1) + c.opening for c in candidates]
+    queue = [(-gain(c) / costs[n], n) for n, c in enumerate(candidates)]
     heapq.heapify(queue)  # ties keep the pool's order
     in_item: dict[str, list[int]] = {}
     for position, candidate in enumerate(candidates):
         in_item.setdefault(candidate.item, []).append(position)
     picked: list[Candidate] = []
     done: set[int] = set()
-    while queue:
+    # below the cheapest sentence's cost nothing fits any more: the rest of the queue would
+    # only be popped and passed over
+    cheapest = min((max(c.tokens, 1) for c in candidates), default=0)
+    while queue and allowance >= cheapest:
         _, best = heapq.heappop(queue)
+        if best in done:
+            continue
         chosen = candidates[best]
-        if best in done or chosen.form in shown_forms or cost(chosen) > allowance:
+        spent = costs[best]
+        if spent > allowance or chosen.form in shown_forms:
             continue  # a sentence of an item opened later is queued again
         value = gain(chosen)
         if value <= GAIN_FLOOR:
             done.add(best)
             continue
-        ratio = value / cost(chosen)
+        ratio = value / spent
         if queue and ratio < -queue[0][0]:
             heapq.heappush(queue, (-ratio, best))  # stale bound: another may now be ahead
             continue
         picked.append(chosen)
         done.add(best)
-        allowance -= cost(chosen)
+        allowance -= spent
         if chosen.form:
             shown_forms.add(chosen.form)
         covered.update(chosen.terms)
@@ -151,5 +157,6 @@ def pick(
             for position in in_item[chosen.item]:
                 if position not in done:
                     other = candidates[position]
-                    heapq.heappush(queue, (-gain(other) / cost(other), position))
+                    costs[position] -= other.opening
+                    heapq.heappush(queue, (-gain(other) / costs[position], position))
     return picked

@@ -124,6 +124,8 @@ class MemoryIndex:
         self.timed = bool(times)
         self.spans_days = len({moment.date() for moment in times}) > 1
         self.span_starts = self._span_starts(items)
+        #: what a coverage fill reads as the part of the conversation of each window and message
+        self.sections = self._sections(memory)
         self._text_caches: dict[int, TextCache] = {}
         self._sentence_terms: dict[str, tuple[frozenset[str], ...]] = {}
         if previous is not None:
@@ -232,13 +234,13 @@ class MemoryIndex:
         shown yet is worth to a coverage fill (see :func:`~rerank_plus.memory.coverage.pick`)."""
         return max(self.salience.values(), default=0.0)
 
-    @cached_property
-    def sections(self) -> dict[str, str]:
+    @staticmethod
+    def _sections(memory: Memory) -> dict[str, str]:
         """The part of the conversation each window and message belongs to: the summary right
         above its window (the window itself in a memory without one)."""
         found: dict[str, str] = {}
-        for window in self.memory.level(1):
-            parents = self.memory.parents(window.id)
+        for window in memory.level(1):
+            parents = memory.parents(window.id)
             section = parents[0].id if parents else window.id
             found[window.id] = section
             found.update(dict.fromkeys(window.covers, section))
@@ -272,17 +274,21 @@ class MemoryIndex:
 
     def _keep_readings(self, previous: MemoryIndex) -> None:
         """Take over what ``previous`` read of the items still here unchanged (the same
-        objects): their sentences, token counts and, where their language is the same, their
-        sentences' terms."""
+        objects): their sentences and token counts and, where their language and section
+        are the same too, their sentences' terms and coverage candidates."""
         before = {item.id: item for item in previous.items}
         unchanged = {item.id for item in self.items if before.get(item.id) is item}
+        settled = {
+            key
+            for key in unchanged
+            if previous.item_terms[key][0] == self.item_terms[key][0]
+            and previous.sections.get(key) == self.sections.get(key)
+        }
         self._text_caches = {
-            key: cache.carried(unchanged) for key, cache in previous._text_caches.items()
+            key: cache.carried(unchanged, settled) for key, cache in previous._text_caches.items()
         }
         self._sentence_terms = {
-            key: terms
-            for key, terms in previous._sentence_terms.items()
-            if key in unchanged and previous.item_terms[key][0] == self.item_terms[key][0]
+            key: terms for key, terms in previous._sentence_terms.items() if key in settled
         }
 
     def text_cache(self, counter: Callable[[str], int]) -> TextCache:

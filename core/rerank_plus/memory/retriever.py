@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,18 @@ def _check_reranker(name: str, value: Any) -> Reranker | None:
             f"or None, got {type(value).__name__}."
         )
     return value
+
+
+def _coverage(index: MemoryIndex, blocks: Iterable[str], *, by_relevance: bool) -> Coverage:
+    """What a coverage fill of ``blocks`` reads of the memory (see :class:`Coverage`)."""
+    return Coverage(
+        frozenset(blocks),
+        index.salience,
+        index.sentence_terms,
+        by_relevance=by_relevance,
+        sections=index.sections,
+        reward=index.peak_salience,
+    )
 
 
 def _check_budget(max_tokens: Any) -> int:
@@ -130,7 +142,15 @@ class MemoryRetriever:
                 self._index = MemoryIndex(
                     self.memory, self.embedder, self.analyzer, previous=self._index
                 )
-                self._composer(self._index).prepare(self.memory.items)
+                blocks = {
+                    block
+                    for policy in self.profile.policies.values()
+                    for block in policy.coverage_blocks
+                }
+                self._composer(self._index).prepare(
+                    self.memory.items,
+                    _coverage(self._index, blocks, by_relevance=False) if blocks else None,
+                )
             return self._index
 
     def _composer(self, index: MemoryIndex) -> Composer:
@@ -229,14 +249,7 @@ class MemoryRetriever:
             policy.min_relevance,
             trace,
             policy.show_order,
-            coverage=Coverage(
-                frozenset(policy.coverage_blocks),
-                index.salience,
-                index.sentence_terms,
-                by_relevance=bool(analysis.keywords),
-                sections=index.sections,
-                reward=index.peak_salience,
-            )
+            coverage=_coverage(index, policy.coverage_blocks, by_relevance=bool(analysis.keywords))
             if policy.coverage_blocks
             else None,
         )

@@ -47,11 +47,12 @@ class TextCache:
         self._item_tables: set[Hashable] = set()
         self._elided: dict[tuple[str, frozenset[str]], tuple[str, int]] = {}
 
-    def carried(self, unchanged: Collection[str]) -> TextCache:
+    def carried(self, unchanged: Collection[str], settled: Collection[str]) -> TextCache:
         """A cache for the memory after a change, holding what this one knows of the items
         left ``unchanged`` (the same item objects: same text, level, index, time, speaker):
         after ``Memory.add`` only the new message and the summaries it touched are read
-        again. Tables of facts that depend on more than their item are left behind."""
+        again. A table of facts that depend on an item's place in the memory too (its
+        language, its section) keeps only the ``settled`` items, whose place is unchanged."""
         fresh = TextCache(self.counter)
         fresh._sentences = _kept(self._sentences, unchanged)
         fresh._folded = _kept(self._folded, unchanged)
@@ -63,7 +64,10 @@ class TextCache:
             if isinstance(key, str) or (isinstance(key, tuple) and key[0] in unchanged)
         }
         fresh._elided = {key: value for key, value in self._elided.items() if key[0] in unchanged}
-        fresh._tables = {name: _kept(self._tables[name], unchanged) for name in self._item_tables}
+        fresh._tables = {
+            name: _kept(table, unchanged if name in self._item_tables else settled)
+            for name, table in self._tables.items()
+        }
         fresh._item_tables = set(self._item_tables)
         return fresh
 
@@ -104,8 +108,8 @@ class TextCache:
     def table(self, name: Hashable, of_item_alone: bool = False) -> dict[str, Any]:
         """What a composer derives of each item (its facts about it), by item id, kept under
         ``name`` for every later query: one lookup per candidate, no key built.
-        ``of_item_alone``: the facts depend on the item and nothing else of the memory, so
-        :meth:`carried` keeps those of unchanged items."""
+        ``of_item_alone``: the facts depend on the item and nothing else of the memory (see
+        :meth:`carried`)."""
         found = self._tables.get(name)
         if found is None:
             found = self._tables[name] = {}

@@ -99,7 +99,7 @@ class _LuceneIdfOkapi(BM25Okapi):
         with each document's length norm computed once instead of once per term (and its term
         counts found once, not once per term)."""
         score = np.zeros(len(doc_ids))
-        doc_len = np.array(self.doc_len)[doc_ids]
+        doc_len = np.array([self.doc_len[i] for i in doc_ids])  # not the whole list converted
         norm = self.k1 * (1 - self.b + self.b * doc_len / self.avgdl)
         documents = [self.doc_freqs[i] for i in doc_ids]
         for term in query:
@@ -243,8 +243,14 @@ class BM25Reranker(Reranker):
         raw = np.zeros(len(languages))
         relevance = np.zeros(len(languages))
         engine = self._engine(list(frequencies), lengths)
-        for language in dict.fromkeys(languages):
-            ids = [i for i, doc_language in enumerate(languages) if doc_language == language]
+        distinct = dict.fromkeys(languages)
+        every = len(distinct) == 1  # the usual pool: one language, every document
+        for language in distinct:
+            ids = (
+                list(range(len(languages)))
+                if every
+                else [i for i, doc_language in enumerate(languages) if doc_language == language]
+            )
             query_terms = list(self.analyzer.analyze(query, language).terms)
             if not query_terms:
                 continue
@@ -252,9 +258,12 @@ class BM25Reranker(Reranker):
             best = sum(engine.idf[term] * (self.k1 + 1) for term in query_terms)  # > 0: idf > 0
             if explanations is None:
                 totals = engine.batch_scores(query_terms, ids)
-                raw[ids] = totals
                 shares = totals / best
-                relevance[ids] = np.where(shares < 1.0, shares, 1.0)  # min(1, share)
+                capped = np.where(shares < 1.0, shares, 1.0)  # min(1, share)
+                if every:  # whole arrays: no index list to convert
+                    raw, relevance = totals, capped
+                else:
+                    raw[ids], relevance[ids] = totals, capped
                 continue
             per_term = self._per_term(engine, query_terms, ids)
             sums = [sum(column) for column in zip(*per_term.values(), strict=True)]
