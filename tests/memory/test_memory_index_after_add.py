@@ -1,6 +1,6 @@
 """A retriever kept across ``Memory.add`` answers exactly as a new one over the same memory:
 its index keeps what it read of the items the add left alone (sentences, token counts,
-sentence terms) and reads the new message and the summaries it touched anew."""
+sentence terms, embedding rows) and reads the new message and the summaries it touched anew."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory import MemoryRetriever
 from rerank_plus.memory.build import build_memory
+from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.index import MemoryIndex
 from rerank_plus.scoring import BM25Reranker
 
@@ -45,6 +46,31 @@ def test_a_kept_retriever_answers_after_adds_as_a_new_one(start: int) -> None:
         memory.add(message)
         assert answers(kept) == answers(MemoryRetriever(memory))
     assert memory.depth == depth + (start == 40)  # the sections of every window changed
+
+
+@pytest.mark.parametrize("stored", [True, False])
+def test_with_embeddings_a_kept_retriever_answers_as_a_new_one(
+    minilm_embedder: Embedder, stored: bool
+) -> None:
+    """Rows of unchanged items are kept (stored embeddings, or the retriever's own when the
+    memory has none); new and changed items and windows get theirs made anew. A memory
+    without embeddings is embedded by the retriever, and the model's vectors move in the
+    seventh decimal with the batch a text is embedded in: a new retriever embeds every item
+    in one batch, a kept one only what an add changed, so their scores may differ by that."""
+    chat = topic_chat()
+    memory = build_memory(chat[:40], embedder=minilm_embedder if stored else None)
+    kept = MemoryRetriever(memory, embedder=minilm_embedder)
+    answers(kept)
+    for message in chat[40:50]:
+        memory.add(message)
+        mine, new = answers(kept), answers(MemoryRetriever(memory, embedder=minilm_embedder))
+        if stored:
+            assert mine == new
+            continue
+        for (text, items, tokens), (new_text, new_items, new_tokens) in zip(mine, new, strict=True):
+            assert (text, tokens) == (new_text, new_tokens)
+            assert [(i, block) for i, _, block in items] == [(i, b) for i, _, b in new_items]
+            assert [s for _, s, _ in items] == pytest.approx([s for _, s, _ in new_items], abs=1e-6)
 
 
 def test_an_index_keeps_only_the_readings_of_unchanged_items() -> None:

@@ -8,7 +8,7 @@ item; one BM25 fitted on the whole memory gives the light reranker collection-wi
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
@@ -101,7 +101,11 @@ class MemoryIndex:
         statistics = self.bm25.statistics
         self.document_frequency = statistics.document_frequency if statistics else {}
         self.n_items = len(items)
-        vectors = self._window_vectors(memory, self._vectors(items, embedder))
+        before = {} if previous is None else {item.id: item for item in previous.items}
+        unchanged = {item.id for item in items if before.get(item.id) is item}
+        vectors = self._vectors_since(previous, unchanged, embedder)
+        #: one unit row per item, level by level (each level's rows are a view of it)
+        self.vectors = vectors
         self.vector_by_text = {} if vectors is None else dict(zip(texts, vectors, strict=True))
         self.levels: list[LevelIndex] = []
         start = 0
@@ -129,7 +133,7 @@ class MemoryIndex:
         self._text_caches: dict[int, TextCache] = {}
         self._sentence_terms: dict[str, tuple[frozenset[str], ...]] = {}
         if previous is not None:
-            self._keep_readings(previous)
+            self._keep_readings(previous, unchanged)
         self._names: dict[str, str] = {}
         self._boost_fields: dict[tuple[bool, bool], dict[str, Mapping[str, Any]]] = {}
         self._shared_fields: dict[tuple[str, bool, datetime | None], Mapping[str, Any]] = {}
@@ -145,15 +149,44 @@ class MemoryIndex:
             found[window.id] = "\n".join([window.text, *covered])
         return found
 
+    def _vectors_since(
+        self, previous: MemoryIndex | None, unchanged: set[str], embedder: Embedder | None
+    ) -> np.ndarray | None:
+        """The rows of every item (:meth:`_vectors`, windows moved toward their messages):
+        ``previous``'s rows for the ``unchanged`` items (a window unchanged covers the same
+        messages, so its row is too), so an add embeds and averages only what it changed."""
+        items = self.items
+        kept = [n for n, item in enumerate(items) if item.id in unchanged]
+        made = [n for n, item in enumerate(items) if item.id not in unchanged]
+        fresh = self._vectors([items[n] for n in made], embedder) if made else None
+        if (
+            previous is None
+            or previous.vectors is None
+            or fresh is None
+            or fresh.shape[1] != previous.vectors.shape[1]
+            or not kept
+        ):  # nothing to keep, or rows that do not mix: every row made anew
+            return self._window_vectors(self.memory, self._vectors(items, embedder))
+        row_before = {item.id: row for row, item in enumerate(previous.items)}
+        matrix = np.empty((len(items), fresh.shape[1]), dtype=np.float32)
+        matrix[kept] = previous.vectors[[row_before[items[n].id] for n in kept]]
+        matrix[made] = fresh
+        return self._window_vectors(self.memory, matrix, {items[n].id for n in made})
+
     @staticmethod
-    def _window_vectors(memory: Memory, vectors: np.ndarray | None) -> np.ndarray | None:
+    def _window_vectors(
+        memory: Memory, vectors: np.ndarray | None, windows: Collection[str] | None = None
+    ) -> np.ndarray | None:
         """Window rows moved toward their messages: the unit mean of the summary's vector and
-        its covered messages' vectors, matching what :meth:`_search_texts` searches."""
+        its covered messages' vectors, matching what :meth:`_search_texts` searches. Only the
+        ``windows`` named, when given (the others' rows are moved already)."""
         if vectors is None or memory.depth < 2:
             return vectors
         row_of = {item.id: row for row, item in enumerate(memory.items)}
         out = vectors.copy()
         for window in memory.level(1):
+            if windows is not None and window.id not in windows:
+                continue
             rows = [row_of[window.id]] + [
                 row_of[c] for c in window.covers if memory.get(c).level == 0
             ]
@@ -272,12 +305,10 @@ class MemoryIndex:
             self._sentence_terms[item.id] = found
         return found
 
-    def _keep_readings(self, previous: MemoryIndex) -> None:
-        """Take over what ``previous`` read of the items still here unchanged (the same
+    def _keep_readings(self, previous: MemoryIndex, unchanged: set[str]) -> None:
+        """Take over what ``previous`` read of the items still here ``unchanged`` (the same
         objects): their sentences and token counts and, where their language and section
         are the same too, their sentences' terms and coverage candidates."""
-        before = {item.id: item for item in previous.items}
-        unchanged = {item.id for item in self.items if before.get(item.id) is item}
         settled = {
             key
             for key in unchanged
