@@ -60,9 +60,9 @@ def test_a_memory_section_overrides_one_intent_and_the_tiers(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("config", "message"),
     [
-        ({"selection": {}}, "Unknown key(s) 'selection' in the memory profile"),
-        ({"memory": {"chat": {}}}, "Unknown key(s) 'chat' in memory; valid keys: synthesis"),
-        ({"memory": {"detail": {"quota": {}}}}, "Unknown key(s) 'quota' in memory.detail"),
+        ({"selection": {}}, "Unknown key 'selection' in the memory profile"),
+        ({"memory": {"chat": {}}}, "Unknown key 'chat' in memory; valid keys: synthesis"),
+        ({"memory": {"detail": {"quota": {}}}}, "Unknown key 'quota' in memory.detail"),
         (
             {"memory": {"detail": {"quotas": {"overview": 2}}}},
             "memory.detail.quotas.overview must be a number in [0, 1], got 2.",
@@ -89,7 +89,7 @@ def test_a_memory_section_overrides_one_intent_and_the_tiers(tmp_path: Path) -> 
         ),
         (
             {"memory": {"detail": {"drill_m": {"medium": 4, "huge": 9}}}},
-            "Unknown key(s) 'huge' in memory.detail.drill_m; valid keys: small, medium, large.",
+            "Unknown key 'huge' in memory.detail.drill_m; valid keys: small, medium, large.",
         ),
         (
             {"memory": {"detail": {"drill_picks": "6"}}},
@@ -97,25 +97,20 @@ def test_a_memory_section_overrides_one_intent_and_the_tiers(tmp_path: Path) -> 
         ),
         (
             {"memory": {"detail": {"quotas": {"quote": 1.0}}}},
-            "Unknown key(s) 'quote' in memory.detail.quotas; valid keys: overview, extracts, "
-            "quotes.",
+            "Unknown key 'quote' in memory.detail.quotas; valid keys: overview, extracts, quotes.",
         ),
         (
             {"memory": {"detail": {"band_prior": {"window": 1.2}}}},
-            "Unknown key(s) 'window' in memory.detail.band_prior; valid keys: top, upper",
+            "Unknown key 'window' in memory.detail.band_prior; valid keys: top, upper",
         ),
         (
             {"memory": {"recent": {"freshness": {"half_life": 2}}}},
-            "Unknown key(s) 'half_life' in memory.recent.freshness; valid keys: half_life_days, "
+            "Unknown key 'half_life' in memory.recent.freshness; valid keys: half_life_days, "
             "weight.",
         ),
         (
-            {"memory": {"detail": {"freshness": 3}}},
-            "memory.detail.freshness must be a mapping of half_life_days, weight, got 3.",
-        ),
-        (
             {"memory": {"tiers": {"large": 9000}}},
-            "Unknown key(s) 'large' in memory.tiers; valid keys: small, medium.",
+            "Unknown key 'large' in memory.tiers; valid keys: small, medium.",
         ),
         (
             {"memory": {"detail": {"drill_from": "messages"}}},
@@ -142,6 +137,23 @@ def test_a_memory_section_overrides_one_intent_and_the_tiers(tmp_path: Path) -> 
 )
 def test_bad_profiles_say_what_to_fix(config: dict, message: str) -> None:
     with pytest.raises(ValueError) as raised:
+        memory_profile(config)
+    assert message in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ({"memory": []}, "memory must be a mapping (JSON object), got list."),
+        (
+            {"memory": {"detail": {"freshness": 3}}},
+            "memory.detail.freshness must be a mapping (JSON object), got int.",
+        ),
+        ({"memory": {"detail": {"quotas": [1]}}}, "memory.detail.quotas must be a mapping"),
+    ],
+)
+def test_a_section_that_is_no_mapping_says_so(config: dict, message: str) -> None:
+    with pytest.raises(TypeError) as raised:
         memory_profile(config)
     assert message in str(raised.value)
 

@@ -90,7 +90,7 @@ _DIVERSITY = ("lambda", "similarity")
 _PLATFORM = ("k", "modelName", "provider", "relevanceScore")
 
 
-def _check_keys(where: str, given: Mapping[str, Any], valid: tuple[str, ...]) -> None:
+def check_keys(where: str, given: Mapping[str, Any], valid: tuple[str, ...]) -> None:
     if not isinstance(given, Mapping):
         raise TypeError(f"{where} must be a mapping (JSON object), got {type(given).__name__}.")
     unknown = sorted(set(given) - set(valid))
@@ -114,7 +114,7 @@ def _provider(options: Mapping[str, Any] | str) -> Reranker:
     if "cascade" in settings:
         from rerank_plus.compose.cascade import Cascade
 
-        _check_keys("reranker", settings, ("cascade", "keep"))
+        check_keys("reranker", settings, ("cascade", "keep"))
         stages = [_provider(stage) for stage in settings["cascade"]]
         return Cascade(stages, settings.get("keep", [None] * len(stages)))
     name = settings.pop("provider", None)
@@ -131,7 +131,7 @@ def _provider(options: Mapping[str, Any] | str) -> Reranker:
 
 
 def _diversity(options: Mapping[str, Any], reranker: Reranker) -> MaximalMarginalRelevance:
-    _check_keys("selection.diversity", options, _DIVERSITY)
+    check_keys("selection.diversity", options, _DIVERSITY)
     kind = options.get("similarity", "lexical")
     similarities: dict[str, Callable[[], Any]] = {
         "lexical": lambda: LexicalSimilarity(getattr(reranker, "analyzer", None)),
@@ -156,7 +156,7 @@ def _encoder(reranker: Reranker) -> Any:
 
 
 def _translate_platform(options: Mapping[str, Any]) -> dict[str, Any]:
-    _check_keys("rerank", options, _PLATFORM)
+    check_keys("rerank", options, _PLATFORM)
     reranker = {"provider": options.get("provider", "bm25")}
     if "modelName" in options:
         reranker["model"] = options["modelName"]
@@ -213,13 +213,13 @@ def from_config(source: Mapping[str, Any] | str | Path) -> Pipeline:
     """
     config = read_config(source)
     if "chat" in config:  # the seed platform nests its rerank profile under "chat"
-        _check_keys("the configuration", config, ("chat",))
+        check_keys("the configuration", config, ("chat",))
         config = dict(config["chat"])
-        _check_keys('"chat"', config, ("rerank",))
+        check_keys('"chat"', config, ("rerank",))
     if "rerank" in config:
-        _check_keys("the configuration", config, ("rerank",))
+        check_keys("the configuration", config, ("rerank",))
         config = _translate_platform(config["rerank"])
-    _check_keys("the configuration", config, _TOP)
+    check_keys("the configuration", config, _TOP)
     if "profile" in config:
         name = config["profile"]
         if name not in PROFILES:
@@ -235,7 +235,7 @@ def from_config(source: Mapping[str, Any] | str | Path) -> Pipeline:
     )
     boosts = [build_boost(options) for options in config.get("boosts", [])]
     selection = config.get("selection", {})
-    _check_keys("selection", selection, _SELECTION)
+    check_keys("selection", selection, _SELECTION)
     return Pipeline(
         reranker,
         fusion=fusion,

@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from rerank_plus.combine.registry import build_fusion
-from rerank_plus.compose.profiles import read_config
+from rerank_plus.compose.profiles import check_keys, read_config
 from rerank_plus.memory.context import BLOCKS
 from rerank_plus.memory.query.intent import INTENTS
 
@@ -212,26 +212,13 @@ def _check_fusion(where: str, value: Any) -> Mapping[str, Any] | str | None:
     return value
 
 
-def _mapping(where: str, value: Any, keys: tuple[str, ...]) -> Mapping[str, Any]:
-    """``value`` as a mapping whose keys are among ``keys``: a misspelt key would otherwise be
-    read as left out, and silently take its default."""
-    if not isinstance(value, Mapping):
-        raise ValueError(f"{where} must be a mapping of {', '.join(keys)}, got {value!r}.")
-    unknown = sorted(set(value) - set(keys))
-    if unknown:
-        raise ValueError(
-            f"Unknown key(s) {', '.join(map(repr, unknown))} in {where}; valid keys: "
-            f"{', '.join(keys)}."
-        )
-    return value
-
-
 def _per_tier(where: str, value: Any, defaults: Mapping[str, int]) -> dict[str, int]:
     """A count per size tier: one int for every tier, or a mapping of some tiers (the others
     keep their defaults)."""
     if not isinstance(value, Mapping):
         value = dict.fromkeys(TIERS, value)
-    given = {**defaults, **_mapping(where, value, TIERS)}
+    check_keys(where, value, TIERS)
+    given = {**defaults, **value}
     return {tier: _check_count(f"{where}.{tier}", given[tier]) for tier in TIERS}
 
 
@@ -255,8 +242,10 @@ def _blocks(where: str, value: Any) -> tuple[str, ...]:
 
 def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
     where = f"memory.{intent}"
-    merged = {**_DEFAULTS[intent], **_mapping(where, settings, tuple(sorted(_DEFAULTS[intent])))}
-    given_quotas = _mapping(f"{where}.quotas", merged["quotas"], BLOCKS)
+    check_keys(where, settings, tuple(sorted(_DEFAULTS[intent])))
+    merged = {**_DEFAULTS[intent], **settings}
+    given_quotas = merged["quotas"]
+    check_keys(f"{where}.quotas", given_quotas, BLOCKS)
     quotas = {
         block: _check_share(f"{where}.quotas.{block}", given_quotas.get(block, 0.0))
         for block in BLOCKS
@@ -264,17 +253,16 @@ def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
     if sum(quotas.values()) <= 0:
         raise ValueError(f"{where}.quotas must give some share of the budget to a block.")
     order = _block_order(f"{where}.fill_order", merged["fill_order"])
-    given_prior = _mapping(f"{where}.band_prior", merged["band_prior"], _BANDS)
+    given_prior = merged["band_prior"]
+    check_keys(f"{where}.band_prior", given_prior, _BANDS)
     prior = {
         band: _check_share(f"{where}.band_prior.{band}", given_prior.get(band, 1.0), 10)
         for band in _BANDS
     }
     freshness = merged["freshness"]
     if freshness is not None:
-        given = {
-            **_DEFAULT_FRESHNESS,
-            **_mapping(f"{where}.freshness", freshness, tuple(_DEFAULT_FRESHNESS)),
-        }
+        check_keys(f"{where}.freshness", freshness, tuple(_DEFAULT_FRESHNESS))
+        given = {**_DEFAULT_FRESHNESS, **freshness}
         freshness = {
             "half_life_days": _check_share(
                 f"{where}.freshness.half_life_days", given["half_life_days"], 1e6
@@ -337,20 +325,11 @@ def memory_profile(source: Mapping[str, Any] | str | Path | None = None) -> Memo
     {'small': 8, 'medium': 4, 'large': 30}
     """
     config = {} if source is None else read_config(source)
-    unknown = sorted(set(config) - {"memory", "fusion"})
-    if unknown:
-        raise ValueError(
-            f"Unknown key(s) {', '.join(map(repr, unknown))} in the memory profile; valid "
-            "keys: fusion, memory."
-        )
+    check_keys("the memory profile", config, ("fusion", "memory"))
     section = config.get("memory", {})
-    if not isinstance(section, Mapping):
-        raise TypeError(f"memory must be a mapping, got {type(section).__name__}.")
-    _mapping("memory", section, _SECTION_KEYS)
-    tiers = {
-        **_DEFAULT_TIERS,
-        **_mapping("memory.tiers", section.get("tiers", {}), ("small", "medium")),
-    }
+    check_keys("memory", section, _SECTION_KEYS)
+    check_keys("memory.tiers", section.get("tiers", {}), ("small", "medium"))
+    tiers = {**_DEFAULT_TIERS, **section.get("tiers", {})}
     for name in ("small", "medium"):
         _check_count(f"memory.tiers.{name}", tiers[name])
     if tiers["small"] > tiers["medium"]:
