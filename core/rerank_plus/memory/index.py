@@ -319,7 +319,7 @@ class MemoryIndex:
             key: cache.carried(unchanged, settled) for key, cache in previous._text_caches.items()
         }
         self._sentence_terms = {
-            key: terms for key, terms in previous._sentence_terms.items() if key in settled
+            key: terms for key, terms in previous._sentence_terms.copy().items() if key in settled
         }
 
     def text_cache(self, counter: Callable[[str], int]) -> TextCache:

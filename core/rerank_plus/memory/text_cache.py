@@ -15,6 +15,7 @@ from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.sentences import split_sentences
 
 _FOLD = re.compile(r"[\W_]+")
+K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 #: Token counts kept at most (lines of a context; a memory has far fewer distinct ones).
@@ -23,9 +24,11 @@ MAX_COUNTS = 200_000
 MAX_ELIDED = 100_000
 
 
-def _kept(table: dict[str, V], keys: Collection[str]) -> dict[str, V]:
-    """The entries of ``table`` under ``keys``."""
-    return {key: value for key, value in table.items() if key in keys}
+def _kept(table: dict[K, V], keep: Callable[[K], bool]) -> dict[K, V]:
+    """The entries of ``table`` whose key ``keep`` accepts, read from a copy: a question
+    still reading the previous index may be adding to it in another thread (a dict's copy is
+    made at once, an iteration is not)."""
+    return {key: value for key, value in table.copy().items() if keep(key)}
 
 
 def fold(sentence: str) -> str:
@@ -54,19 +57,18 @@ class TextCache:
         again. A table of facts that depend on an item's place in the memory too (its
         language, its section) keeps only the ``settled`` items, whose place is unchanged."""
         fresh = TextCache(self.counter)
-        fresh._sentences = _kept(self._sentences, unchanged)
-        fresh._folded = _kept(self._folded, unchanged)
-        fresh._whole = _kept(self._whole, unchanged)
-        fresh._tokens = {
-            key: value
-            for key, value in self._tokens.items()
-            # a text's count, or an item's: (item id, what of it)
-            if isinstance(key, str) or (isinstance(key, tuple) and key[0] in unchanged)
-        }
-        fresh._elided = {key: value for key, value in self._elided.items() if key[0] in unchanged}
+        fresh._sentences = _kept(self._sentences, unchanged.__contains__)
+        fresh._folded = _kept(self._folded, unchanged.__contains__)
+        fresh._whole = _kept(self._whole, unchanged.__contains__)
+        # a text's count, or an item's: (item id, what of it)
+        fresh._tokens = _kept(
+            self._tokens,
+            lambda key: isinstance(key, str) or (isinstance(key, tuple) and key[0] in unchanged),
+        )
+        fresh._elided = _kept(self._elided, lambda key: key[0] in unchanged)
         fresh._tables = {
-            name: _kept(table, unchanged if name in self._item_tables else settled)
-            for name, table in self._tables.items()
+            name: _kept(table, (unchanged if name in self._item_tables else settled).__contains__)
+            for name, table in self._tables.copy().items()
         }
         fresh._item_tables = set(self._item_tables)
         return fresh
