@@ -9,16 +9,20 @@ grouped (the best parent's items first), so it reads a contiguous stretch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 import numpy as np
 
+from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
 from rerank_plus.memory.search import Allowed, Hit, LevelSearch
 from rerank_plus.memory.trace import Trace
 
+T = TypeVar("T")
 
-def round_robin(groups: Sequence[Sequence[Hit]]) -> list[Hit]:
+
+def round_robin(groups: Sequence[Sequence[T]]) -> list[T]:
     """The first of every group, then the second of every group, ...
 
     >>> from rerank_plus.memory.items import MemoryItem
@@ -26,7 +30,7 @@ def round_robin(groups: Sequence[Sequence[Hit]]) -> list[Hit]:
     >>> [hit.item.id for hit in round_robin([[a, b], [c]])]
     ['a', 'c', 'b']
     """
-    out: list[Hit] = []
+    out: list[T] = []
     for rank in range(max((len(group) for group in groups), default=0)):
         out.extend(group[rank] for group in groups if rank < len(group))
     return out
@@ -64,17 +68,12 @@ def drill_down(
             allowed=allowed(level - 1),
             within=parent_of,
         )
-        ranked = search.rank(query, items, dense)
-        groups: dict[str, list[Hit]] = {pick.item.id: [] for pick in picks}
-        for hit in ranked:
-            group = groups[parent_of[hit.item.id]]
-            if len(group) < m:
-                group.append(hit)
-        kept = (
-            [hit for group in groups.values() for hit in group]
-            if grouped
-            else round_robin(list(groups.values()))
-        )[:most]
+        ranking = search.ranking(query, items, dense)
+        groups = _best_per_parent(ranking.order, items, parent_of, picks, m)
+        chosen = (
+            [position for group in groups for position in group] if grouped else round_robin(groups)
+        )
+        kept = ranking.hits(chosen[:most])  # hits only for the kept
         trace.step(
             "drill_down",
             from_level=level,
@@ -88,3 +87,20 @@ def drill_down(
         picks = kept
         level -= 1
     return found
+
+
+def _best_per_parent(
+    order: Sequence[int],
+    items: Sequence[MemoryItem],
+    parent_of: Mapping[str, str],
+    picks: Sequence[Hit],
+    m: int,
+) -> list[list[int]]:
+    """For each pick, in order, the best ``m`` positions of ``items`` under it (``order`` is
+    the pool's ranking, best first)."""
+    groups: dict[str, list[int]] = {pick.item.id: [] for pick in picks}
+    for position in order:
+        group = groups[parent_of[items[position].id]]
+        if len(group) < m:
+            group.append(position)
+    return list(groups.values())

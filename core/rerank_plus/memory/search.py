@@ -10,7 +10,7 @@ per query from the intent's policy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -45,6 +45,22 @@ class Hit(NamedTuple):
     item: MemoryItem
     score: float
     dense: float | None = None
+
+
+class Ranking(NamedTuple):
+    """A pool ranked: its items and cosines, the order (positions in the pool, best first) and
+    each position's score. Hits are made from it only for what a caller keeps."""
+
+    items: Sequence[MemoryItem]
+    dense: Sequence[float] | None
+    order: list[int]
+    scores: dict[int, float]
+
+    def hits(self, positions: Iterable[int] | None = None) -> list[Hit]:
+        """The hits at ``positions`` (the whole order when not given), in that order."""
+        items, scores, dense = self.items, self.scores, self.dense
+        chosen = self.order if positions is None else positions
+        return [Hit(items[i], scores[i], None if dense is None else dense[i]) for i in chosen]
 
 
 class StoredVectorSimilarity:
@@ -111,6 +127,7 @@ class LevelSearch:
         self._sums: dict[tuple[int, tuple[str, ...]], np.ndarray] = {}
         self._query_detections: dict[str, Detection] = {}
         self._first_pools: dict[str, Sequence[MemoryItem]] = {}
+        self._rankings: dict[tuple[str, tuple[str, ...], tuple[float, ...] | None], Ranking] = {}
 
     def pool(
         self,
@@ -201,8 +218,25 @@ class LevelSearch:
         self, query: str, items: Sequence[MemoryItem], dense: Sequence[float] | None
     ) -> list[Hit]:
         """``items`` scored and ordered (MMR over the whole list), best first."""
+        return self.ranking(query, items, dense).hits()
+
+    def ranking(
+        self, query: str, items: Sequence[MemoryItem], dense: Sequence[float] | None
+    ) -> Ranking:
+        """:meth:`rank`'s order and scores, computed once per pool: a drill-down from the top
+        level covers the very pool the level search ranked there."""
+        key = (query, tuple(item.id for item in items), None if dense is None else tuple(dense))
+        found = self._rankings.get(key)
+        if found is None:
+            found = self._rankings[key] = self._ranked(query, items, dense)
+        return found
+
+    def _ranked(
+        self, query: str, items: Sequence[MemoryItem], dense: Sequence[float] | None
+    ) -> Ranking:
+        """``items`` scored by the pipeline, then MMR over the best."""
         if not items:
-            return []
+            return Ranking(items, dense, [], {})
         if self.index_light:
             order, scores = self._rank_from_index(query, items, dense)
         else:
@@ -213,7 +247,7 @@ class LevelSearch:
             scores = {result.index: result.score for result in results}
         if self.mmr_lambda < 1.0 and len(order) > 1:
             order = self._diversify(order, scores, items)
-        return [Hit(items[i], scores[i], None if dense is None else dense[i]) for i in order]
+        return Ranking(items, dense, order, scores)
 
     def _rank_from_index(
         self,

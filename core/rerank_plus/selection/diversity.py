@@ -115,37 +115,62 @@ class MaximalMarginalRelevance:
         After ``limit`` picks, the rest follow in their given order (no need to diversify what
         top-n will drop anyway). Equal MMR values keep the given order.
         """
-        return self.order_explained(relevance, texts, limit)[0]
+        chosen, _ = self._picked(relevance, texts, limit)
+        return chosen + _rest(len(texts), chosen)
 
     def order_explained(
         self, relevance: Sequence[float], texts: Sequence[str], limit: int | None = None
     ) -> tuple[list[int], list[float]]:
         """:meth:`order`, and for each position its highest similarity to the results picked
         before it (what MMR held against it)."""
+        chosen, columns = self._picked(relevance, texts, limit)
+        held = [0.0] * len(texts) if columns is None else _held(columns, chosen)
+        return chosen + _rest(len(texts), chosen), held
+
+    def _picked(
+        self, relevance: Sequence[float], texts: Sequence[str], limit: int | None
+    ) -> tuple[list[int], np.ndarray | None]:
+        """The greedy picks, and the similarity matrix's columns as rows (None, and no pick,
+        when there is nothing to diversify).
+
+        A candidate's penalty, ``(1 - lambda)`` times its closest similarity to the picks (0.0
+        before any), is kept as the highest of the picks' weighted columns: the same values
+        (a positive weight keeps the order of what it multiplies, rounding included), without
+        a product per pick.
+        """
         n = len(texts)
-        picks = n if limit is None else min(limit, n)
         if self.lambda_ == 1.0 or n < 2:
-            return list(range(n)), [0.0] * n
-        # columns as rows (the picks read columns); + 0.0 turns a -0.0 similarity into 0.0:
-        # the closest similarity starts at 0.0 and only a larger value replaces it
+            return [], None
+        # + 0.0 turns a -0.0 similarity into 0.0: the closest similarity starts at 0.0 and
+        # only a larger value replaces it
         columns = np.array(self.similarity.matrix(texts), dtype=np.float64).T + 0.0
+        weighted = columns * (1 - self.lambda_)
         gain = self.lambda_ * np.asarray(relevance, dtype=np.float64)
-        weight = 1 - self.lambda_
-        closest = np.zeros(n)
+        penalty = np.zeros(n)
         value = np.empty(n)
-        held = [0.0] * n  # each pick's closest similarity when it was picked
         chosen: list[int] = []
-        while len(chosen) < picks:
-            np.subtract(gain, np.multiply(closest, weight, out=value), out=value)
-            best = int(value.argmax())  # the first of equal values
+        for _ in range(n if limit is None else min(limit, n)):
+            best = int(np.subtract(gain, penalty, out=value).argmax())  # the first of equals
             chosen.append(best)
-            held[best] = closest.item(best)
             gain[best] = -np.inf  # picked: never again
-            np.maximum(closest, columns[best], out=closest)
-        remaining = sorted(set(range(n)).difference(chosen))
-        for i in remaining:
-            held[i] = float(closest[i])
-        return chosen + remaining, held
+            np.maximum(penalty, weighted[best], out=penalty)
+        return chosen, columns
 
     def __repr__(self) -> str:
         return f"MaximalMarginalRelevance(lambda_={self.lambda_})"
+
+
+def _rest(n: int, chosen: list[int]) -> list[int]:
+    """The positions not picked, in their given order."""
+    return sorted(set(range(n)).difference(chosen))
+
+
+def _held(columns: np.ndarray, chosen: list[int]) -> list[float]:
+    """Each pick's highest similarity to the picks before it, each other position's to all of
+    them (0.0 where there are none): the maxima in the order the picks were made."""
+    # row k: the closest similarities after k picks
+    closest = np.maximum.accumulate(np.vstack([np.zeros(len(columns)), columns[chosen]]), axis=0)
+    held: list[float] = closest[-1].tolist()
+    for k, best in enumerate(chosen):
+        held[best] = closest.item(k, best)
+    return held
