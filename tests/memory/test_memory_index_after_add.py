@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import numpy as np
 import pytest
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory import MemoryRetriever
@@ -71,6 +72,30 @@ def test_with_embeddings_a_kept_retriever_answers_as_a_new_one(
             assert (text, tokens) == (new_text, new_tokens)
             assert [(i, block) for i, _, block in items] == [(i, b) for i, _, b in new_items]
             assert [s for _, s, _ in items] == pytest.approx([s for _, s, _ in new_items], abs=1e-6)
+
+
+def test_a_memory_without_embeddings_is_embedded_once_then_only_what_an_add_changed(
+    minilm_embedder: Embedder,
+) -> None:
+    embedded: list[str] = []
+
+    def counting(texts: list[str]) -> np.ndarray:
+        embedded.extend(texts)
+        return minilm_embedder.embed(texts)
+
+    chat = topic_chat()
+    memory = build_memory(chat[:40])
+    retriever = MemoryRetriever(memory, embedder=counting)
+    retriever.retrieve("Summarize the conversation", max_tokens=300)
+    assert len(embedded) == len(memory.items) + 1  # every item, and the question
+    before = {item.id: item for item in memory.items}
+    memory.add(chat[40])
+    embedded.clear()
+    retriever.retrieve("Summarize the conversation", max_tokens=300)
+    changed = [item for item in memory.items if before.get(item.id) is not item]
+    assert sorted(embedded) == sorted(
+        [item.text for item in changed] + ["Summarize the conversation"]
+    )
 
 
 def test_an_index_keeps_only_the_readings_of_unchanged_items() -> None:

@@ -158,14 +158,12 @@ class MemoryIndex:
         items = self.items
         kept = [n for n, item in enumerate(items) if item.id in unchanged]
         made = [n for n, item in enumerate(items) if item.id not in unchanged]
-        fresh = self._vectors([items[n] for n in made], embedder) if made else None
-        if (
-            previous is None
-            or previous.vectors is None
-            or fresh is None
-            or fresh.shape[1] != previous.vectors.shape[1]
-            or not kept
-        ):  # nothing to keep, or rows that do not mix: every row made anew
+        if previous is None or previous.vectors is None or not kept or not made:
+            return self._window_vectors(self.memory, self._vectors(items, embedder))
+        fresh = self._vectors([items[n] for n in made], embedder)
+        if fresh is None or fresh.shape[1] != previous.vectors.shape[1]:
+            # rows that do not mix (new items without embeddings, another width): every row
+            # made anew, which says what is wrong
             return self._window_vectors(self.memory, self._vectors(items, embedder))
         row_before = {item.id: row for row, item in enumerate(previous.items)}
         matrix = np.empty((len(items), fresh.shape[1]), dtype=np.float32)
