@@ -140,10 +140,12 @@ class Composer:
         the first query that reads it (the cache keeps them for every later query); with
         ``coverage``, also each item's sentences as a coverage fill reads them (a message as a
         quote, a summary as a summary), the most of a broad question's first reading."""
+        tables = {quoted: self.cache.table(("coverage", quoted)) for quoted in (False, True)}
         for item in items:
             self._known(item)
-            if coverage is not None:
-                self._candidates((item,), item.level == 0, coverage, set())
+            table = tables[item.level == 0]
+            if coverage is not None and item.id not in table:  # kept from before an add
+                table[item.id] = self._sentences_of(item, item.level == 0, coverage)
 
     def compose(
         self,
