@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import datetime
-from operator import itemgetter
 from typing import Any, NamedTuple, cast
 
 import numpy as np
@@ -35,8 +34,6 @@ DIVERSIFIED = 24
 #: What a pool's languages are resolved with when the query's own detection is not asked for:
 #: a pool with a reliably detected item falls back to its items' language, never the query's.
 _UNASKED = Detection(None, 0.0, reliable=False)
-#: An item's language in the index's ``item_terms`` entry.
-_first = itemgetter(0)
 
 
 class Hit(NamedTuple):
@@ -279,8 +276,7 @@ class LevelSearch:
         the texts again: BM25 reads the index's analyses, the pipeline fuses, boosts and orders
         (items the boosts read alike share one metadata mapping, so one product)."""
         bm25 = self.index.bm25
-        languages = self._languages(query, items, ids)
-        frequencies, lengths = self.index.pool_terms(languages, items)
+        languages, frequencies, lengths = self._pool_terms(query, items, ids)
         order, scores = self.pipeline.order_scored(
             query,
             bm25.score_analyzed(query, languages, frequencies, lengths),
@@ -289,10 +285,13 @@ class LevelSearch:
         )
         return order, scores.raw
 
-    def _languages(self, query: str, items: Sequence[MemoryItem], ids: Sequence[str]) -> list[str]:
+    def _pool_terms(
+        self, query: str, items: Sequence[MemoryItem], ids: Sequence[str]
+    ) -> tuple[Sequence[str], Sequence[Mapping[str, int]], Sequence[int]]:
         """Each item's language for ``query``, as ``BM25Reranker.score`` resolves them
-        (``analyzer.languages_for``; the index's BM25 forces no language), from the items'
-        detections the index kept.
+        (``analyzer.languages_for``; the index's BM25 forces no language), and its term counts
+        and length in that language (:meth:`MemoryIndex.pool_terms`), from the items'
+        detections and analyses the index kept.
 
         The query's own detection decides an item's language only in a pool where no item is
         reliably detected (it is then the fallback, see ``resolve_languages``), so it is asked
@@ -301,7 +300,7 @@ class LevelSearch:
         texts of its first pool (:meth:`_query_detection`)."""
         first = self._first_pools.setdefault(query, items)
         if not self.query_read_by_fusion:
-            own = self._index_languages(ids)
+            own = self._index_terms(ids)
             if own is not None:
                 return own
         found = list(map(self.index.detections.__getitem__, ids))
@@ -311,18 +310,25 @@ class LevelSearch:
             detection = self._query_detection(query, first)
         else:
             detection = _UNASKED
-        return resolve_languages(detection, found, self.index.analyzer.default_language)[1]
+        languages = resolve_languages(detection, found, self.index.analyzer.default_language)[1]
+        return (languages, *self.index.pool_terms(languages, items))
 
-    def _index_languages(self, ids: Sequence[str]) -> list[str] | None:
-        """The languages the index resolved the items ``ids`` in, where a pool resolves them
-        alike: its reliably detected items (one at least) are all in the memory's dominant
-        language, which is then the pool's too, the fallback of its other items. None
-        otherwise. (Looked up with ``map``: a pool holds hundreds of messages.)"""
+    def _index_terms(
+        self, ids: Sequence[str]
+    ) -> tuple[Sequence[str], Sequence[Mapping[str, int]], Sequence[int]] | None:
+        """The languages the index resolved the items ``ids`` in, and their term counts and
+        lengths as it analyzed them, where a pool resolves them alike: its reliably detected
+        items (one at least) are all in the memory's dominant language, which is then the
+        pool's too, the fallback of its other items. None otherwise. (Read with ``map`` and
+        ``zip``: a pool holds hundreds of messages.)"""
         dominant, reliable = self.index.dominant_language, self.index.reliable_languages
         found = set(map(reliable.__getitem__, ids))
         if dominant is None or dominant not in found or not found <= {dominant, None}:
             return None
-        return list(map(_first, map(self.index.item_terms.__getitem__, ids)))
+        languages, frequencies, lengths = zip(
+            *map(self.index.item_terms.__getitem__, ids), strict=True
+        )
+        return languages, frequencies, lengths
 
     def _query_detection(self, query: str, first: Sequence[MemoryItem]) -> Detection:
         """``query``'s detection among the texts of ``first``, its first pool, as
