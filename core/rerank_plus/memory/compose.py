@@ -81,12 +81,14 @@ class Placed:
 
 class _Known(NamedTuple):
     """What the fill reads of an item, kept across queries (one lookup per candidate): its
-    sentences' folded forms, its whole text, the token counts of its whole line and header."""
+    sentences' folded forms, its whole text, the token counts of its whole line and header, and
+    the header (a rendered context shows it)."""
 
     folded: frozenset[str]
     whole: str
     line_tokens: int
     header_tokens: int
+    header: str
 
 
 @dataclass
@@ -393,18 +395,17 @@ class Composer:
         # (its hash kept), and the line is not built again
         return self.cache.tokens_of((item.id, "line", text), lambda: self.line(item, text))
 
-    def _header_tokens(self, item: MemoryItem) -> int:
-        return self.cache.tokens_of((item.id, "header", self.with_date), lambda: self.header(item))
-
     def _known(self, item: MemoryItem) -> _Known:
         found = self._knowns.get(item.id)
         if found is None:
             whole = self.cache.whole(item)
+            header = self.header(item)
             found = self._knowns[item.id] = _Known(
                 self.cache.folded(item),
                 whole,
                 self._line_tokens(item, whole),
-                self._header_tokens(item),
+                self.cache.tokens_of((item.id, "header", self.with_date), lambda: header),
+                header,
             )
         return found
 
@@ -492,8 +493,8 @@ class Composer:
                         pieces += _pieces(header_tokens)
                     body = self.line(item, entry.shown)
                 else:
-                    header = self.header(item)
-                    header_tokens = self._header_tokens(item)
+                    known = self._known(item)
+                    header, header_tokens = known.header, known.header_tokens
                     spent["headers"] = spent.get("headers", 0) + header_tokens
                     body = f"{header} {entry.shown}"
                 lines.append(body)
