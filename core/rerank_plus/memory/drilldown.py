@@ -24,7 +24,8 @@ T = TypeVar("T")
 def round_robin(groups: Sequence[Sequence[T]]) -> list[T]:
     """The first of every group, then the second of every group, ...
 
-    >>>     >>> a, b, c = (Hit(MemoryItem(i, 0, n, i), 1.0) for n, i in enumerate("abc"))
+    >>> from rerank_plus.memory.items import MemoryItem
+    >>> a, b, c = (Hit(MemoryItem(i, 0, n, i), 1.0) for n, i in enumerate("abc"))
     >>> [hit.item.id for hit in round_robin([[a, b], [c]])]
     ['a', 'c', 'b']
     """
