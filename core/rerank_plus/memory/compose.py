@@ -52,6 +52,9 @@ ELISION = "…"
 #: 12 tokens), so it chooses among about three times what could be shown, and a large
 #: memory's drill-down (thousands of messages) costs no more than a small one's.
 TOKENS_PER_READ = 4
+#: Texts of an item shown in part (only some sentences) kept per item, at most: the same
+#: sentences of a summary are picked question after question.
+MAX_PARTIALS = 16
 
 
 def _pieces(tokens: int) -> int:
@@ -78,12 +81,14 @@ class Placed:
 
 class _Known(NamedTuple):
     """What the fill reads of an item, kept across queries (one lookup per candidate): its
-    sentences' folded forms, its whole text, the token counts of its whole line and header."""
+    sentences' folded forms, its whole text, the token counts of its whole line and header, and
+    the header (a rendered context shows it)."""
 
     folded: frozenset[str]
     whole: str
     line_tokens: int
     header_tokens: int
+    header: str
 
 
 @dataclass
@@ -125,6 +130,9 @@ class Composer:
         self.with_date = with_date
         self.cache = cache if cache is not None and cache.counter is counter else TextCache(counter)
         self._knowns: dict[str, _Known] = self.cache.table(("known", with_date), of_item_alone=True)
+        self._partials: dict[str, dict[tuple[int, ...], str]] = self.cache.table(
+            ("partial",), of_item_alone=True
+        )
 
     def header(self, item: MemoryItem, last: MemoryItem | None = None) -> str:
         number = f"#{item.index}" if last is None else f"#{item.index}-{last.index}"
@@ -298,7 +306,10 @@ class Composer:
             sentences = table.get(item.id)
             if sentences is None:
                 sentences = table[item.id] = self._sentences_of(item, quoted, coverage)
-            found.extend(candidate for candidate in sentences if candidate.form not in shown)
+            if shown.isdisjoint(self._known(item).folded):  # the common case: nothing shown
+                found.extend(sentences)
+            else:
+                found.extend(candidate for candidate in sentences if candidate.form not in shown)
         return found
 
     def _sentences_of(
@@ -347,13 +358,31 @@ class Composer:
     def _partial_text(self, item: MemoryItem, positions: list[int]) -> tuple[str, list[int]]:
         """``item``'s text with only the sentences at ``positions`` shown, the others elided,
         and those positions in order."""
+        ordered = sorted(positions)
+        known = self._partials.get(item.id)
+        if known is None:
+            known = self._partials[item.id] = {}
+        key = tuple(ordered)
+        text = known.get(key)
+        if text is None:
+            text = self._elided_except(item, ordered)
+            if len(known) < MAX_PARTIALS:
+                known[key] = text
+        return text, ordered
+
+    def _elided_except(self, item: MemoryItem, ordered: list[int]) -> str:
+        """``item``'s text with only the sentences at ``ordered`` (ascending) shown."""
+        sentences = self.cache.sentences(item)
         parts: list[str] = []
-        for k, (sentence, _) in enumerate(self.cache.sentences(item)):
-            if k in positions:
-                parts.append(sentence)
-            elif not parts or parts[-1] != ELISION:
+        after = 0  # the first position not passed yet
+        for k in ordered:  # what lies between two shown sentences is one elision mark
+            if k > after:
                 parts.append(ELISION)
-        return " ".join(parts), sorted(positions)
+            parts.append(sentences[k][0])
+            after = k + 1
+        if after < len(sentences):
+            parts.append(ELISION)
+        return " ".join(parts)
 
     def _shown_tokens(self, item: MemoryItem, text: str) -> int:
         """What ``item`` costs shown as ``text``: its line and its header."""
@@ -362,20 +391,21 @@ class Composer:
     def _line_tokens(self, item: MemoryItem, text: str) -> int:
         if text is self.cache.whole(item):  # kept per item: not built nor hashed again
             return self.cache.tokens_of((item.id, "line"), lambda: self.line(item, text))
-        return self.cache.tokens(self.line(item, text))
-
-    def _header_tokens(self, item: MemoryItem) -> int:
-        return self.cache.tokens_of((item.id, "header", self.with_date), lambda: self.header(item))
+        # keyed by the text, not the line: a part of an item shown before is the same string
+        # (its hash kept), and the line is not built again
+        return self.cache.tokens_of((item.id, "line", text), lambda: self.line(item, text))
 
     def _known(self, item: MemoryItem) -> _Known:
         found = self._knowns.get(item.id)
         if found is None:
             whole = self.cache.whole(item)
+            header = self.header(item)
             found = self._knowns[item.id] = _Known(
                 self.cache.folded(item),
                 whole,
                 self._line_tokens(item, whole),
-                self._header_tokens(item),
+                self.cache.tokens_of((item.id, "header", self.with_date), lambda: header),
+                header,
             )
         return found
 
@@ -463,8 +493,8 @@ class Composer:
                         pieces += _pieces(header_tokens)
                     body = self.line(item, entry.shown)
                 else:
-                    header = self.header(item)
-                    header_tokens = self._header_tokens(item)
+                    known = self._known(item)
+                    header, header_tokens = known.header, known.header_tokens
                     spent["headers"] = spent.get("headers", 0) + header_tokens
                     body = f"{header} {entry.shown}"
                 lines.append(body)

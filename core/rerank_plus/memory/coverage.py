@@ -108,44 +108,47 @@ def pick(
     open_items: set[str] = set()
     shown_forms: set[str] = set()
     weight_of, zeros = weights.get, repeat(0.0)  # a term no message uses weighs 0.0
+    scale = None if relevance is None else [relevance.get(c.item, 0.0) for c in candidates]
 
-    def gain(candidate: Candidate) -> float:
+    def gain(position: int) -> float:
+        candidate = candidates[position]
         # exactly rounded sums: a set's order changes with the hash seed, and so would ties
         found = fsum(map(weight_of, candidate.terms - covered, zeros))
         if candidate.section is not None and candidate.section not in shown_sections:
             found += reward
-        return found if relevance is None else found * relevance.get(candidate.item, 0.0)
+        return found if scale is None else found * scale[position]
 
     # what each costs now: its item's header too until the item is opened
     costs = [max(c.tokens, 1) + c.opening for c in candidates]
-    queue = [(-gain(c) / costs[n], n) for n, c in enumerate(candidates)]
+    queue = [(-gain(n) / cost, n) for n, cost in enumerate(costs)]
     heapq.heapify(queue)  # ties keep the pool's order
     in_item: dict[str, list[int]] = {}
     for position, candidate in enumerate(candidates):
         in_item.setdefault(candidate.item, []).append(position)
     picked: list[Candidate] = []
-    done: set[int] = set()
+    done = [False] * len(candidates)
+    pop, push = heapq.heappop, heapq.heappush
     # below the cheapest sentence's cost nothing fits any more: the rest of the queue would
     # only be popped and passed over
-    cheapest = min((max(c.tokens, 1) for c in candidates), default=0)
+    cheapest = max(min(c.tokens for c in candidates), 1) if candidates else 0
     while queue and allowance >= cheapest:
-        _, best = heapq.heappop(queue)
-        if best in done:
+        best = pop(queue)[1]
+        if done[best]:
             continue
         chosen = candidates[best]
         spent = costs[best]
         if spent > allowance or chosen.form in shown_forms:
             continue  # a sentence of an item opened later is queued again
-        value = gain(chosen)
+        value = gain(best)
         if value <= GAIN_FLOOR:
-            done.add(best)
+            done[best] = True
             continue
         ratio = value / spent
         if queue and ratio < -queue[0][0]:
-            heapq.heappush(queue, (-ratio, best))  # stale bound: another may now be ahead
+            push(queue, (-ratio, best))  # stale bound: another may now be ahead
             continue
         picked.append(chosen)
-        done.add(best)
+        done[best] = True
         allowance -= spent
         if chosen.form:
             shown_forms.add(chosen.form)
@@ -155,8 +158,7 @@ def pick(
         if chosen.item not in open_items:
             open_items.add(chosen.item)
             for position in in_item[chosen.item]:
-                if position not in done:
-                    other = candidates[position]
-                    costs[position] -= other.opening
-                    heapq.heappush(queue, (-gain(other) / costs[position], position))
+                if not done[position]:
+                    costs[position] -= candidates[position].opening
+                    push(queue, (-gain(position) / costs[position], position))
     return picked

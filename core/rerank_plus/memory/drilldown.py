@@ -14,7 +14,6 @@ from typing import TypeVar
 
 import numpy as np
 
-from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
 from rerank_plus.memory.search import Allowed, Hit, LevelSearch
 from rerank_plus.memory.trace import Trace
@@ -56,10 +55,8 @@ def drill_down(
     found: dict[int, list[Hit]] = {}
     level = picks[0].item.level if picks else 0
     while picks and level > 0 and m > 0:
-        parent_of: dict[str, str] = {}
-        for pick in picks:
-            for covered in pick.item.covers:
-                parent_of.setdefault(covered, pick.item.id)
+        # each covered item's first pick (the later picks' entries are overwritten)
+        parent_of = {covered: pick.item.id for pick in picks[::-1] for covered in pick.item.covers}
         items, dense = search.pool(
             level - 1,
             terms,
@@ -69,7 +66,7 @@ def drill_down(
             within=parent_of,
         )
         ranking = search.ranking(query, items, dense)
-        groups = _best_per_parent(ranking.order, items, parent_of, picks, m)
+        groups = _best_per_parent(ranking.order, ranking.ids, parent_of, picks, m)
         chosen = (
             [position for group in groups for position in group] if grouped else round_robin(groups)
         )
@@ -91,16 +88,21 @@ def drill_down(
 
 def _best_per_parent(
     order: Sequence[int],
-    items: Sequence[MemoryItem],
+    ids: Sequence[str],
     parent_of: Mapping[str, str],
     picks: Sequence[Hit],
     m: int,
 ) -> list[list[int]]:
-    """For each pick, in order, the best ``m`` positions of ``items`` under it (``order`` is
-    the pool's ranking, best first)."""
+    """For each pick, in order, the best ``m`` positions of the pool (whose items' ids are
+    ``ids``) under it (``order`` is the pool's ranking, best first)."""
     groups: dict[str, list[int]] = {pick.item.id: [] for pick in picks}
+    parents = list(map(parent_of.__getitem__, ids))
+    room = m * len(groups)  # what the groups can still take: none left, the rest is passed
     for position in order:
-        group = groups[parent_of[items[position].id]]
+        group = groups[parents[position]]
         if len(group) < m:
             group.append(position)
+            room -= 1
+            if not room:
+                break
     return list(groups.values())

@@ -458,11 +458,15 @@ class MemoryRetriever:
     @staticmethod
     def _merge(first: Sequence[Hit], then: Sequence[Hit]) -> list[Hit]:
         """``first`` in its order, then what ``then`` adds (each item once)."""
+        hits = [*first, *then]
+        ids = [hit.item.id for hit in hits]
+        if len(set(ids)) == len(ids):  # no item twice (a drill-down's quotes alone, say)
+            return hits
         seen: set[str] = set()
         out = []
-        for hit in (*first, *then):
-            if hit.item.id not in seen:
-                seen.add(hit.item.id)
+        for hit, key in zip(hits, ids, strict=True):
+            if key not in seen:
+                seen.add(key)
                 out.append(hit)
         return out
 

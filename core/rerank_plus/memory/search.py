@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -21,7 +21,7 @@ from rerank_plus.combine.boosts import Boost, FreshnessBoost, PriorBoost
 from rerank_plus.combine.fusion import ReciprocalRankFusion, WeightedFusion
 from rerank_plus.combine.registry import build_fusion
 from rerank_plus.compose.pipeline import Pipeline
-from rerank_plus.memory.index import MemoryIndex
+from rerank_plus.memory.index import LevelIndex, MemoryIndex
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.policy import IntentPolicy
 from rerank_plus.reranker import Reranker
@@ -48,19 +48,30 @@ class Hit(NamedTuple):
 
 
 class Ranking(NamedTuple):
-    """A pool ranked: its items and cosines, the order (positions in the pool, best first) and
-    each position's score. Hits are made from it only for what a caller keeps."""
+    """A pool ranked: its items, their ids and cosines, the order (positions in the pool, best
+    first) and the score at each position. Hits are made from it only for what a caller
+    keeps."""
 
     items: Sequence[MemoryItem]
+    ids: Sequence[str]
     dense: Sequence[float] | None
     order: list[int]
-    scores: dict[int, float]
+    scores: Sequence[float]
 
     def hits(self, positions: Iterable[int] | None = None) -> list[Hit]:
         """The hits at ``positions`` (the whole order when not given), in that order."""
         items, scores, dense = self.items, self.scores, self.dense
         chosen = self.order if positions is None else positions
         return [Hit(items[i], scores[i], None if dense is None else dense[i]) for i in chosen]
+
+
+def _positions(level: LevelIndex, ids: Collection[str]) -> list[int]:
+    """The positions of the items ``ids`` at ``level``, ascending (ids of other levels left
+    out): a drill-down's covers, mostly all of the level below."""
+    try:
+        return sorted(map(level.position.__getitem__, ids))
+    except KeyError:
+        return sorted(level.position[i] for i in ids if i in level.position)
 
 
 class StoredVectorSimilarity:
@@ -194,9 +205,7 @@ class LevelSearch:
         their cosines."""
         level_index = self.index.levels[level]
         positions = (
-            range(len(level_index.items))
-            if within is None
-            else sorted(level_index.position[i] for i in within if i in level_index.position)
+            range(len(level_index.items)) if within is None else _positions(level_index, within)
         )
         if allowed is not None:
             positions = [p for p in positions if allowed(level_index.items[p])]
@@ -225,54 +234,64 @@ class LevelSearch:
     ) -> Ranking:
         """:meth:`rank`'s order and scores, computed once per pool: a drill-down from the top
         level covers the very pool the level search ranked there."""
-        key = (query, tuple(item.id for item in items), None if dense is None else tuple(dense))
+        ids = tuple(item.id for item in items)
+        key = (query, ids, None if dense is None else tuple(dense))
         found = self._rankings.get(key)
         if found is None:
-            found = self._rankings[key] = self._ranked(query, items, dense)
+            found = self._rankings[key] = self._ranked(query, items, ids, dense)
         return found
 
     def _ranked(
-        self, query: str, items: Sequence[MemoryItem], dense: Sequence[float] | None
+        self,
+        query: str,
+        items: Sequence[MemoryItem],
+        ids: Sequence[str],
+        dense: Sequence[float] | None,
     ) -> Ranking:
-        """``items`` scored by the pipeline, then MMR over the best."""
+        """``items`` (whose ids are ``ids``) scored by the pipeline, then MMR over the best."""
         if not items:
-            return Ranking(items, dense, [], {})
+            return Ranking(items, ids, dense, [], [])
         if self.index_light:
-            order, scores = self._rank_from_index(query, items, dense)
+            order, scores = self._rank_from_index(query, items, ids, dense)
         else:
-            texts = [self.index.search_texts[item.id] for item in items]
-            metadata = self._metadata(items)
+            texts = [self.index.search_texts[key] for key in ids]
+            metadata = self._metadata(items, ids)
             results = self.pipeline.rank(query, texts, first_stage_scores=dense, metadata=metadata)
             order = [result.index for result in results]
-            scores = {result.index: result.score for result in results}
+            scores = [0.0] * len(items)  # the pipeline selects nothing: every item has a result
+            for result in results:
+                scores[result.index] = result.score
         if self.mmr_lambda < 1.0 and len(order) > 1:
             order = self._diversify(order, scores, items)
-        return Ranking(items, dense, order, scores)
+        return Ranking(items, ids, dense, order, scores)
 
     def _rank_from_index(
         self,
         query: str,
         items: Sequence[MemoryItem],
+        ids: Sequence[str],
         dense: Sequence[float] | None,
-    ) -> tuple[list[int], dict[int, float]]:
+    ) -> tuple[list[int], Sequence[float]]:
         """What ``self.pipeline.rank`` gives (order, and score by position), without analyzing
         the texts again: BM25 reads the index's analyses, the pipeline fuses, boosts and orders
         (items the boosts read alike share one metadata mapping, so one product)."""
         bm25 = self.index.bm25
-        languages = self._languages(query, items)
-        frequencies, lengths = self.index.pool_terms(languages, items)
+        languages, frequencies, lengths = self._pool_terms(query, items, ids)
         order, scores = self.pipeline.order_scored(
             query,
             bm25.score_analyzed(query, languages, frequencies, lengths),
             first_stage_scores=dense,
-            metadata=self._metadata(items),
+            metadata=self._metadata(items, ids),
         )
-        return order, dict(enumerate(scores.raw))
+        return order, scores.raw
 
-    def _languages(self, query: str, items: Sequence[MemoryItem]) -> list[str]:
+    def _pool_terms(
+        self, query: str, items: Sequence[MemoryItem], ids: Sequence[str]
+    ) -> tuple[Sequence[str], Sequence[Mapping[str, int]], Sequence[int]]:
         """Each item's language for ``query``, as ``BM25Reranker.score`` resolves them
-        (``analyzer.languages_for``; the index's BM25 forces no language), from the items'
-        detections the index kept.
+        (``analyzer.languages_for``; the index's BM25 forces no language), and its term counts
+        and length in that language (:meth:`MemoryIndex.pool_terms`), from the items'
+        detections and analyses the index kept.
 
         The query's own detection decides an item's language only in a pool where no item is
         reliably detected (it is then the fallback, see ``resolve_languages``), so it is asked
@@ -281,28 +300,35 @@ class LevelSearch:
         texts of its first pool (:meth:`_query_detection`)."""
         first = self._first_pools.setdefault(query, items)
         if not self.query_read_by_fusion:
-            own = self._index_languages(items)
+            own = self._index_terms(ids)
             if own is not None:
                 return own
-        found = [self.index.detections[item.id] for item in items]
+        found = list(map(self.index.detections.__getitem__, ids))
         # no reliable detection: no dominant language (``dominant_language``), the query's
         # is the fallback
         if self.query_read_by_fusion or not any(d.reliable and d.language for d in found):
             detection = self._query_detection(query, first)
         else:
             detection = _UNASKED
-        return resolve_languages(detection, found, self.index.analyzer.default_language)[1]
+        languages = resolve_languages(detection, found, self.index.analyzer.default_language)[1]
+        return (languages, *self.index.pool_terms(languages, items))
 
-    def _index_languages(self, items: Sequence[MemoryItem]) -> list[str] | None:
-        """The languages the index resolved ``items`` in, where a pool resolves them alike: its
-        reliably detected items (one at least) are all in the memory's dominant language, which
-        is then the pool's too, the fallback of its other items. None otherwise."""
+    def _index_terms(
+        self, ids: Sequence[str]
+    ) -> tuple[Sequence[str], Sequence[Mapping[str, int]], Sequence[int]] | None:
+        """The languages the index resolved the items ``ids`` in, and their term counts and
+        lengths as it analyzed them, where a pool resolves them alike: its reliably detected
+        items (one at least) are all in the memory's dominant language, which is then the
+        pool's too, the fallback of its other items. None otherwise. (Read with ``map`` and
+        ``zip``: a pool holds hundreds of messages.)"""
         dominant, reliable = self.index.dominant_language, self.index.reliable_languages
-        found = {reliable[item.id] for item in items}
+        found = set(map(reliable.__getitem__, ids))
         if dominant is None or dominant not in found or not found <= {dominant, None}:
             return None
-        terms = self.index.item_terms
-        return [terms[item.id][0] for item in items]
+        languages, frequencies, lengths = zip(
+            *map(self.index.item_terms.__getitem__, ids), strict=True
+        )
+        return languages, frequencies, lengths
 
     def _query_detection(self, query: str, first: Sequence[MemoryItem]) -> Detection:
         """``query``'s detection among the texts of ``first``, its first pool, as
@@ -314,13 +340,20 @@ class LevelSearch:
             self._query_detections[query] = known
         return known
 
-    def _metadata(self, items: Sequence[MemoryItem]) -> list[Mapping[str, Any]]:
-        """What the boosts read of each of ``items`` (one mapping for the items they read
-        alike), mostly from the index's tables of mappings already made (one per naming)."""
+    def _metadata(self, items: Sequence[MemoryItem], ids: Sequence[str]) -> list[Mapping[str, Any]]:
+        """What the boosts read of each of ``items`` (whose ids are ``ids``; one mapping for
+        the items they read alike), mostly from the index's tables of mappings already made
+        (one per naming)."""
         fields, timed = self.index.boost_fields, self.timed_boost
         plain = self.index.boost_table(False, timed)
         if not self.named_boost:
-            return [plain.get(item.id) or fields(item, False, timed) for item in items]
+            known = list(map(plain.get, ids))  # a mapping made is never empty
+            if all(known):  # the usual case: every one made by an earlier query
+                return cast(list[Mapping[str, Any]], known)
+            return [
+                found or fields(item, False, timed)
+                for found, item in zip(known, items, strict=True)
+            ]
         named = self.index.boost_table(True, timed)
         made: list[Mapping[str, Any]] = []
         for item in items:
@@ -334,7 +367,7 @@ class LevelSearch:
         return any(entity in haystack for entity in self.entities)
 
     def _diversify(
-        self, order: list[int], scores: dict[int, float], items: Sequence[MemoryItem]
+        self, order: list[int], scores: Sequence[float], items: Sequence[MemoryItem]
     ) -> list[int]:
         """MMR over the best :data:`DIVERSIFIED` (the similarity matrix is quadratic); the rest
         keep the relevance order."""
@@ -348,7 +381,7 @@ class LevelSearch:
             if len(vectors) == len(set(head_texts))
             else LexicalSimilarity(self.index.analyzer)
         )
-        top = max(scores.values()) or 1.0
+        top = max(scores) or 1.0
         relevance = [scores[i] / top for i in head]
         mmr = MaximalMarginalRelevance(self.mmr_lambda, similarity)
         return [head[p] for p in mmr.order(relevance, head_texts)] + tail
