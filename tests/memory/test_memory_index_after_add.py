@@ -123,3 +123,33 @@ def test_the_index_fits_bm25_as_fit_on_its_texts_does() -> None:
     index = MemoryIndex(memory, None, analyzer)
     texts = [index.search_texts[item.id] for item in memory.items]
     assert index.bm25.statistics == BM25Reranker(analyzer=analyzer).fit(texts).statistics
+
+
+def tables(index: MemoryIndex) -> list:
+    """What an index derives over all items: per level its items and postings (terms in
+    order, positions and their type), the BM25 statistics, each item's reading."""
+    return [
+        [
+            (level.items, [(term, at.dtype, at.tolist()) for term, at in level.postings.items()])
+            for level in index.levels
+        ],
+        index.bm25.statistics,
+        index.item_terms,
+        index.content_terms,
+        index.known_entities,
+        index.span_starts,
+        index.sections,
+        index.window_of,
+    ]
+
+
+@pytest.mark.parametrize("start", [1, 12, 40, 100])
+def test_an_index_kept_across_adds_equals_one_built_anew(start: int) -> None:
+    chat = topic_chat()
+    memory = build_memory(chat[:start])
+    retriever = MemoryRetriever(memory)
+    kept = retriever.index()
+    for message in chat[start : start + 15]:
+        memory.add(message)
+        previous, kept = kept, retriever.index()
+        assert kept is not previous and tables(kept) == tables(MemoryIndex(memory, None, Analyzer()))

@@ -22,11 +22,17 @@ from rerank_plus.analysis import Analyzer
 from rerank_plus.analysis.language import dominant_language, resolve_languages
 from rerank_plus.memory.coverage import salience
 from rerank_plus.memory.embedding import Embedder
+from rerank_plus.memory.index_changes import (
+    changed_frequencies,
+    postings,
+    tail_postings,
+    tail_start,
+)
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
 from rerank_plus.memory.sentences import split_sentences
 from rerank_plus.memory.text_cache import TextCache
-from rerank_plus.scoring.bm25 import BM25Reranker
+from rerank_plus.scoring.bm25 import BM25Reranker, CorpusStatistics
 
 
 def band(level: int, depth: int) -> str:
@@ -82,21 +88,27 @@ class MemoryIndex:
             item.id: detection.language if detection.reliable and detection.language else None
             for item, detection in zip(items, detections, strict=True)
         }
-        terms = {
-            item.id: analyzer.analyze(text, language).term_frequencies
-            for item, text, language in zip(items, texts, languages, strict=True)
-        }
-        self.bm25 = BM25Reranker(analyzer=analyzer)
-        if any(text.strip() for text in texts):  # what fit(texts) reads, read once
-            self.bm25.fit_analyzed(list(terms.values()))
+        earlier = previous if previous is not None and previous.analyzer is analyzer else None
         # what the light stage's BM25 reads of each item, kept so that a candidate pool is
-        # scored without analyzing its items again (see :meth:`pool_terms`)
-        self.item_terms = {
-            item.id: (language, terms[item.id], sum(terms[item.id].values()))
-            for item, language in zip(items, languages, strict=True)
-        }
+        # scored without analyzing its items again (see :meth:`pool_terms`); an item searched
+        # by the same text in the same language as in ``earlier`` keeps its reading
+        self.item_terms: dict[str, tuple[str, Mapping[str, int], int]] = {}
+        #: the items read anew, not taken over from ``earlier``
+        self.fresh: list[MemoryItem] = []
+        read_before = {} if earlier is None else earlier.item_terms
+        searched_before = {} if earlier is None else earlier.search_texts
+        for item, text, language in zip(items, texts, languages, strict=True):
+            held = read_before.get(item.id)
+            if held is None or held[0] != language or searched_before[item.id] != text:
+                counts = analyzer.analyze(text, language).term_frequencies
+                held = (language, counts, sum(counts.values()))
+                self.fresh.append(item)
+            self.item_terms[item.id] = held
+        self.bm25 = BM25Reranker(analyzer=analyzer)
+        # what fit(texts) reads, read once; the sum of the items' term counts
+        self._total_length = self._fit_bm25(earlier) if any(text.strip() for text in texts) else 0
         self.content_terms = {
-            item.id: len(terms[item.id]) if item.level == 0 else 0 for item in items
+            item.id: len(self.item_terms[item.id][1]) if item.level == 0 else 0 for item in items
         }
         statistics = self.bm25.statistics
         self.document_frequency = statistics.document_frequency if statistics else {}
@@ -111,14 +123,14 @@ class MemoryIndex:
         start = 0
         for level in range(memory.depth):
             row = memory.level(level)
-            postings: dict[str, list[int]] = {}
-            for position, item in enumerate(row):
-                for term in terms[item.id]:
-                    postings.setdefault(term, []).append(position)
             block = None if vectors is None else vectors[start : start + len(row)]
-            arrays = {term: np.array(found, dtype=np.intp) for term, found in postings.items()}
             self.levels.append(
-                LevelIndex(row, block, arrays, {item.id: i for i, item in enumerate(row)})
+                LevelIndex(
+                    row,
+                    block,
+                    self._postings(earlier, level, row),
+                    {item.id: i for i, item in enumerate(row)},
+                )
             )
             start += len(row)
         self.known_entities = self._entities(items)
@@ -137,6 +149,53 @@ class MemoryIndex:
         self._names: dict[str, str] = {}
         self._boost_fields: dict[tuple[bool, bool], dict[str, Mapping[str, Any]]] = {}
         self._shared_fields: dict[tuple[str, bool, datetime | None], Mapping[str, Any]] = {}
+
+    def _fit_bm25(self, earlier: MemoryIndex | None) -> int:
+        """Fit the BM25 on every item's terms, as ``fit_analyzed`` does: from ``earlier``'s
+        statistics, less its readings of the items read anew and plus the new ones, when
+        every other item of ``earlier`` is still here with its reading; else on them all.
+        Returns the total length (what the next index starts from)."""
+        statistics = None if earlier is None else earlier.bm25.statistics
+        if earlier is not None and statistics is not None:
+            before = earlier.item_terms
+            replaced = [before[item.id] for item in self.fresh if item.id in before]
+            if len(self.item_terms) - len(self.fresh) + len(replaced) == len(before):
+                added = [self.item_terms[item.id] for item in self.fresh]
+                total = (
+                    earlier._total_length
+                    - sum(held[2] for held in replaced)
+                    + sum(held[2] for held in added)
+                )
+                frequencies = changed_frequencies(
+                    statistics.document_frequency,
+                    [held[1] for held in replaced],
+                    [held[1] for held in added],
+                )
+                count = len(self.item_terms)
+                self.bm25.statistics = CorpusStatistics(count, total / count, frequencies)
+                return total
+        self.bm25.fit_analyzed([held[1] for held in self.item_terms.values()])
+        return sum(held[2] for held in self.item_terms.values())
+
+    def _postings(
+        self, earlier: MemoryIndex | None, level: int, row: Sequence[MemoryItem]
+    ) -> dict[str, np.ndarray]:
+        """Term -> positions in ``row`` (one level): ``earlier``'s, where the items before
+        some position kept their objects and readings, updated from that position on."""
+        if earlier is not None and level < len(earlier.levels):
+            before = earlier.levels[level].items
+            start = min(
+                [tail_start(row, before), *(i.index for i in self.fresh if i.level == level)]
+            )
+            if start > 0:
+                return tail_postings(
+                    earlier.levels[level].postings,
+                    start,
+                    [earlier.item_terms[item.id][1] for item in before[start:]],
+                    [self.item_terms[item.id][1] for item in row[start:]],
+                )
+        found = postings([self.item_terms[item.id][1] for item in row])
+        return {term: np.array(at, dtype=np.intp) for term, at in found.items()}
 
     @staticmethod
     def _search_texts(memory: Memory) -> dict[str, str]:
