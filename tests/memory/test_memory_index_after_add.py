@@ -152,4 +152,44 @@ def test_an_index_kept_across_adds_equals_one_built_anew(start: int) -> None:
     for message in chat[start : start + 15]:
         memory.add(message)
         previous, kept = kept, retriever.index()
-        assert kept is not previous and tables(kept) == tables(MemoryIndex(memory, None, Analyzer()))
+        assert kept is not previous and tables(kept) == tables(
+            MemoryIndex(memory, None, Analyzer())
+        )
+
+
+@pytest.mark.parametrize("start", [47, 60])  # adding message 47 makes a new top level
+def test_a_kept_index_carries_the_cached_text_of_unchanged_items_only(start: int) -> None:
+    """What the text caches hold after an add: every entry of an item left unchanged, none of
+    a replaced one; in a table of facts that depend on the item's place, only the entries of
+    unchanged items whose language and section are unchanged too."""
+    chat = topic_chat()
+    memory = build_memory(chat[:start])
+    retriever = MemoryRetriever(memory)
+    answers(retriever)
+    before = retriever.index()
+    earlier = {item.id: item for item in memory.items}
+    memory.add(chat[start])
+    after = MemoryIndex(memory, None, retriever.analyzer, previous=before)  # nothing read yet
+    unchanged = {item.id for item in memory.items if earlier.get(item.id) is item}
+    settled = {
+        key
+        for key in unchanged
+        if before.item_terms[key][0] == after.item_terms[key][0]
+        and before.sections.get(key) == after.sections.get(key)
+    }
+    assert (start == 47) == (settled < unchanged)  # a new top level: new sections
+    assert after._sentence_terms.keys() == before._sentence_terms.keys() & settled
+    assert before._text_caches
+    for counter, cache in before._text_caches.items():
+        kept = after._text_caches[counter]
+        for name in ("_sentences", "_folded", "_whole"):
+            table = getattr(cache, name)
+            assert getattr(kept, name) == {k: v for k, v in table.items() if k in unchanged}
+        assert kept._tokens == {
+            k: v for k, v in cache._tokens.items() if isinstance(k, str) or k[0] in unchanged
+        }
+        assert kept._elided == {k: v for k, v in cache._elided.items() if k[0] in unchanged}
+        assert cache._tables
+        for name, table in cache._tables.items():
+            keep = unchanged if name in cache._item_tables else settled
+            assert kept._tables[name] == {k: v for k, v in table.items() if k in keep}

@@ -24,6 +24,7 @@ from rerank_plus.memory.coverage import salience
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.index_changes import (
     changed_frequencies,
+    changed_items,
     postings,
     tail_postings,
     tail_start,
@@ -31,7 +32,7 @@ from rerank_plus.memory.index_changes import (
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
 from rerank_plus.memory.sentences import split_sentences
-from rerank_plus.memory.text_cache import TextCache
+from rerank_plus.memory.text_cache import TextCache, copy_without
 from rerank_plus.scoring.bm25 import BM25Reranker, CorpusStatistics
 
 
@@ -113,9 +114,8 @@ class MemoryIndex:
         statistics = self.bm25.statistics
         self.document_frequency = statistics.document_frequency if statistics else {}
         self.n_items = len(items)
-        before = {} if previous is None else {item.id: item for item in previous.items}
-        unchanged = {item.id for item in items if before.get(item.id) is item}
-        vectors = self._vectors_since(previous, unchanged, embedder)
+        gone, made = ([], list(items)) if previous is None else changed_items(previous, memory)
+        vectors = self._vectors_since(previous, {item.id for item in made}, embedder)
         #: one unit row per item, level by level (each level's rows are a view of it)
         self.vectors = vectors
         self.vector_by_text = {} if vectors is None else dict(zip(texts, vectors, strict=True))
@@ -145,7 +145,7 @@ class MemoryIndex:
         self._text_caches: dict[int, TextCache] = {}
         self._sentence_terms: dict[str, tuple[frozenset[str], ...]] = {}
         if previous is not None:
-            self._keep_readings(previous, unchanged)
+            self._keep_readings(previous, {item.id for item in gone})
         self._names: dict[str, str] = {}
         self._boost_fields: dict[tuple[bool, bool], dict[str, Mapping[str, Any]]] = {}
         self._shared_fields: dict[tuple[str, bool, datetime | None], Mapping[str, Any]] = {}
@@ -209,17 +209,18 @@ class MemoryIndex:
         return found
 
     def _vectors_since(
-        self, previous: MemoryIndex | None, unchanged: set[str], embedder: Embedder | None
+        self, previous: MemoryIndex | None, made: set[str], embedder: Embedder | None
     ) -> np.ndarray | None:
         """The rows of every item (:meth:`_vectors`, windows moved toward their messages):
-        ``previous``'s rows for the ``unchanged`` items (a window unchanged covers the same
-        messages, so its row is too), so an add embeds and averages only what it changed."""
+        ``previous``'s rows for the items it held (a window unchanged covers the same
+        messages, so its row is too), so an add embeds and averages only the items it
+        ``made`` (new or replaced)."""
         items = self.items
-        kept = [n for n, item in enumerate(items) if item.id in unchanged]
-        made = [n for n, item in enumerate(items) if item.id not in unchanged]
-        if previous is None or previous.vectors is None or not kept or not made:
+        if previous is None or previous.vectors is None or not made or len(made) == len(items):
             return self._window_vectors(self.memory, self._vectors(items, embedder))
-        fresh = self._vectors([items[n] for n in made], embedder)
+        kept = [n for n, item in enumerate(items) if item.id not in made]
+        made_rows = [n for n, item in enumerate(items) if item.id in made]
+        fresh = self._vectors([items[n] for n in made_rows], embedder)
         if fresh is None or fresh.shape[1] != previous.vectors.shape[1]:
             # rows that do not mix (new items without embeddings, another width): every row
             # made anew, which says what is wrong
@@ -227,8 +228,8 @@ class MemoryIndex:
         row_before = {item.id: row for row, item in enumerate(previous.items)}
         matrix = np.empty((len(items), fresh.shape[1]), dtype=np.float32)
         matrix[kept] = previous.vectors[[row_before[items[n].id] for n in kept]]
-        matrix[made] = fresh
-        return self._window_vectors(self.memory, matrix, {items[n].id for n in made})
+        matrix[made_rows] = fresh
+        return self._window_vectors(self.memory, matrix, made)
 
     @staticmethod
     def _window_vectors(
@@ -362,22 +363,24 @@ class MemoryIndex:
             self._sentence_terms[item.id] = found
         return found
 
-    def _keep_readings(self, previous: MemoryIndex, unchanged: set[str]) -> None:
-        """Take over what ``previous`` read of the items still here ``unchanged`` (the same
-        objects): their sentences and token counts and, where their language and section
-        are the same too, their sentences' terms and coverage candidates."""
-        settled = {
-            key
-            for key in unchanged
-            if previous.item_terms[key][0] == self.item_terms[key][0]
-            and previous.sections.get(key) == self.sections.get(key)
-        }
+    def _keep_readings(self, previous: MemoryIndex, stale: set[str]) -> None:
+        """Take over what ``previous`` read of the items still here as they were (all but
+        the ``stale`` ones: replaced or removed): their sentences and token counts and, where
+        their language and section are the same too, their sentences' terms and coverage
+        candidates."""
+        sections, before = self.sections, previous.sections
+        unsettled = stale | {key for key, section in sections.items() if before.get(key) != section}
+        unsettled |= before.keys() - sections.keys()
+        unsettled.update(
+            item.id
+            for item in self.fresh
+            if item.id in previous.item_terms
+            and previous.item_terms[item.id][0] != self.item_terms[item.id][0]
+        )
         self._text_caches = {
-            key: cache.carried(unchanged, settled) for key, cache in previous._text_caches.items()
+            key: cache.carried(stale, unsettled) for key, cache in previous._text_caches.items()
         }
-        self._sentence_terms = {
-            key: terms for key, terms in previous._sentence_terms.copy().items() if key in settled
-        }
+        self._sentence_terms = copy_without(previous._sentence_terms, unsettled)
 
     def text_cache(self, counter: Callable[[str], int]) -> TextCache:
         """Sentences and token counts kept across queries, one cache per token counter."""

@@ -10,11 +10,33 @@ level (the same arrays, and the same key order: first occurrence), and the BM25 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from operator import is_
+from itertools import compress
+from operator import is_, is_not
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rerank_plus.memory.items import MemoryItem
+from rerank_plus.memory.memory import Memory
+
+if TYPE_CHECKING:
+    from rerank_plus.memory.index import MemoryIndex
+
+
+def changed_items(before: MemoryIndex, memory: Memory) -> tuple[list[MemoryItem], list[MemoryItem]]:
+    """The items ``before`` held that ``memory`` no longer holds (replaced or removed), and
+    the items of ``memory`` that ``before`` did not hold (new or replacing): an item object
+    is held at its own level and index, so each level is compared place by place."""
+    gone: list[MemoryItem] = []
+    made: list[MemoryItem] = []
+    for level in range(max(len(before.levels), memory.depth)):
+        old = before.levels[level].items if level < len(before.levels) else ()
+        new = memory.level(level)
+        gone += compress(old, map(is_not, old, new))
+        gone += old[len(new) :]
+        made += compress(new, map(is_not, new, old))
+        made += new[len(old) :]
+    return gone, made
 
 
 def tail_start(row: Sequence[MemoryItem], before: Sequence[MemoryItem]) -> int:
