@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from functools import cached_property
 from itertools import accumulate, pairwise
 from types import MappingProxyType
@@ -133,12 +133,27 @@ class MemoryIndex:
                 )
             )
             start += len(row)
-        self.known_entities = self._entities(items)
+        # the names and days of the messages: ``previous``'s and the new ones' where an add
+        # appended messages (the messages come first, so the names keep their order)
+        added = memory.messages
+        self._message_names: dict[str, None] = {}
+        self._message_days: set[date] = set()
+        if previous is not None and previous.levels:
+            before = previous.levels[0].items
+            if tail_start(added, before) == len(before):
+                added = added[len(before) :]
+                self._message_names = dict(previous._message_names)
+                self._message_days = set(previous._message_days)
+        self._message_names.update(self._entities(added))
+        self._message_days.update(item.time.date() for item in added if item.time is not None)
+        #: speakers and entity names: what a query may name
+        self.known_entities = tuple(
+            {**self._message_names, **self._entities(items[len(memory.messages) :])}
+        )
         #: each covered message's window (what a region reads of its best message)
         self.window_of = {cover: window for window in memory.level(1) for cover in window.covers}
-        times = [item.time for item in memory.messages if item.time is not None]
-        self.timed = bool(times)
-        self.spans_days = len({moment.date() for moment in times}) > 1
+        self.timed = bool(self._message_days)
+        self.spans_days = len(self._message_days) > 1
         self.span_starts = self._span_starts(items)
         #: what a coverage fill reads as the part of the conversation of each window and message
         self.sections = self._sections(memory)
@@ -390,14 +405,14 @@ class MemoryIndex:
         return cache
 
     @staticmethod
-    def _entities(items: Sequence[MemoryItem]) -> tuple[str, ...]:
-        """Speakers and entity names: what a query may name."""
+    def _entities(items: Sequence[MemoryItem]) -> dict[str, None]:
+        """Speakers and entity names of ``items``, in order of first occurrence."""
         names: dict[str, None] = {}
         for item in items:
             if item.speaker:
                 names[item.speaker] = None
             names.update(dict.fromkeys(item.entity_names))
-        return tuple(names)
+        return names
 
     @staticmethod
     def _span_starts(items: Sequence[MemoryItem]) -> dict[str, int]:
