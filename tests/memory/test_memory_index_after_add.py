@@ -4,12 +4,13 @@ sentence terms, embedding rows) and reads the new message and the summaries it t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import numpy as np
 import pytest
 from rerank_plus.analysis import Analyzer
-from rerank_plus.memory import MemoryRetriever
+from rerank_plus.memory import MemoryItem, MemoryRetriever
 from rerank_plus.memory.build import build_memory
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.index import MemoryIndex
@@ -194,3 +195,33 @@ def test_a_kept_index_carries_the_cached_text_of_unchanged_items_only(start: int
         for name, table in cache._tables.items():
             keep = unchanged if name in cache._item_tables else settled
             assert kept._tables[name] == {k: v for k, v in table.items() if k in keep}
+
+
+def reworded(items: list[MemoryItem], at: int, text: str) -> list[MemoryItem]:
+    return [replace(item, text=text) if n == at else item for n, item in enumerate(items)]
+
+
+CHANGES = {
+    "a message in the middle reworded": lambda items: reworded(
+        items, 10, "Bob said the cloud invoices for Lyon are due before the offsite."
+    ),
+    "a message now in French": lambda items: reworded(
+        items, 20, "Nous avons réservé la salle à Lyon pour le séminaire de printemps."
+    ),
+    "the top level removed": lambda items: [i for i in items if i.level < items[-1].level],
+    "every item copied": lambda items: [replace(item) for item in items],
+}
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_an_index_kept_across_any_replace_equals_one_built_anew(change: str) -> None:
+    """Not only adds: a kept index after ``replace`` (items reworded in place, a language
+    changed, a level gone, every item a new object) holds what an index built anew holds,
+    and its retriever answers as a new one."""
+    memory = build_memory(topic_chat()[:60])
+    retriever = MemoryRetriever(memory)
+    answers(retriever)
+    memory.replace(CHANGES[change](list(memory.items)))
+    fresh = MemoryIndex(memory, None, Analyzer())
+    assert tables(retriever.index()) == tables(fresh)
+    assert answers(retriever) == answers(MemoryRetriever(memory))

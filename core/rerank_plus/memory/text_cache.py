@@ -52,8 +52,10 @@ class TextCache:
         self._tables: dict[Hashable, dict[str, Any]] = {}
         self._item_tables: set[Hashable] = set()
         self._elided: dict[tuple[str, frozenset[str]], tuple[str, int]] = {}
-        #: per item id, its keys in ``_tokens`` and ``_elided``
-        self._item_keys: dict[str, tuple[tuple[Any, ...], ...]] = {}
+        #: per item id, its keys in ``_tokens`` and ``_elided``; the lists are shared with
+        #: the caches carried from this one, so a list may name keys a table lacks (dropping
+        #: one of those does nothing)
+        self._item_keys: dict[str, list[Any]] = {}
 
     def carried(self, stale: Collection[str], unsettled: Collection[str]) -> TextCache:
         """A cache for the memory after a change, holding what this one knows of every item
@@ -63,15 +65,18 @@ class TextCache:
         place in the memory too (its language, its section) also drops the ``unsettled``
         items, whose place changed. Costs copies of the tables and the stale items' entries."""
         fresh = TextCache(self.counter)
-        # item keys first: a key a table holds now was listed before it was stored there
-        keys = self._item_keys.copy()
         fresh._sentences = copy_without(self._sentences, stale)
         fresh._folded = copy_without(self._folded, stale)
         fresh._whole = copy_without(self._whole, stale)
-        dropped: list[Any] = [key for item_id in stale for key in keys.pop(item_id, ())]
-        fresh._tokens = copy_without(self._tokens, dropped)
-        fresh._elided = copy_without(self._elided, dropped)
-        fresh._item_keys = keys
+        fresh._tokens = self._tokens.copy()
+        fresh._elided = self._elided.copy()
+        # read after the copies: a key is listed before it is stored (see :meth:`_list`), so
+        # every key they hold is listed by now
+        fresh._item_keys = self._item_keys.copy()
+        for item_id in stale:
+            for key in tuple(fresh._item_keys.pop(item_id, ())):
+                fresh._tokens.pop(key, None)
+                fresh._elided.pop(key, None)
         fresh._tables = {
             name: copy_without(table, stale if name in self._item_tables else unsettled)
             for name, table in self._tables.copy().items()
@@ -79,9 +84,10 @@ class TextCache:
         fresh._item_tables = set(self._item_tables)
         return fresh
 
-    def _keep(self, key: tuple[Any, ...]) -> None:
-        """List ``key`` (an item's id first) under its item, for :meth:`carried` to drop."""
-        self._item_keys[key[0]] = (*self._item_keys.get(key[0], ()), key)
+    def _list(self, key: tuple[Any, ...]) -> None:
+        """List ``key`` (an item's id first) under its item, for :meth:`carried` to drop: one
+        append to a list, so a question in another thread listing one too loses neither."""
+        self._item_keys.setdefault(key[0], []).append(key)
 
     def sentences(self, item: MemoryItem) -> tuple[tuple[str, str], ...]:
         found = self._sentences.get(item.id)
@@ -119,7 +125,7 @@ class TextCache:
         if found is None:
             found = self.counter(make())
             if len(self._tokens) < MAX_COUNTS:
-                self._keep(key)
+                self._list(key)
                 self._tokens[key] = found
         return found
 
@@ -146,6 +152,6 @@ class TextCache:
         if found is None:
             found = make()
             if len(self._elided) < MAX_ELIDED:
-                self._keep(key)
+                self._list(key)
                 self._elided[key] = found
         return found
