@@ -135,6 +135,7 @@ def tables(index: MemoryIndex) -> list:
             for level in index.levels
         ],
         index.bm25.statistics,
+        index.search_texts,
         index.item_terms,
         index.content_terms,
         index.known_entities,

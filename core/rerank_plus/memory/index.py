@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
-from itertools import accumulate, pairwise
+from itertools import accumulate, chain, pairwise
 from types import MappingProxyType
 from typing import Any
 
@@ -73,7 +73,8 @@ class MemoryIndex:
         self.analyzer = analyzer
         self.embedder = embedder
         self.items = items = memory.items
-        self.search_texts = self._search_texts(memory)
+        gone, made = ([], list(items)) if previous is None else changed_items(previous, memory)
+        self.search_texts = self._search_texts(memory, previous, gone, made)
         texts = [self.search_texts[item.id] for item in items]
         # each item's detection, kept so that a candidate pool resolves its languages without
         # asking the analyzer's cache again (as ``analyzer.languages_for("", texts)`` would)
@@ -108,13 +109,17 @@ class MemoryIndex:
         self.bm25 = BM25Reranker(analyzer=analyzer)
         # what fit(texts) reads, read once; the sum of the items' term counts
         self._total_length = self._fit_bm25(earlier) if any(text.strip() for text in texts) else 0
-        self.content_terms = {
-            item.id: len(self.item_terms[item.id][1]) if item.level == 0 else 0 for item in items
-        }
+        # previous's, less the items gone, for what was neither made nor read anew
+        self.content_terms: dict[str, int] = copy_without(
+            {} if previous is None else previous.content_terms, [item.id for item in gone]
+        )
+        self.content_terms.update(
+            (item.id, len(self.item_terms[item.id][1]) if item.level == 0 else 0)
+            for item in chain(made, self.fresh)
+        )
         statistics = self.bm25.statistics
         self.document_frequency = statistics.document_frequency if statistics else {}
         self.n_items = len(items)
-        gone, made = ([], list(items)) if previous is None else changed_items(previous, memory)
         vectors = self._vectors_since(previous, {item.id for item in made}, embedder)
         #: one unit row per item, level by level (each level's rows are a view of it)
         self.vectors = vectors
@@ -213,12 +218,28 @@ class MemoryIndex:
         return {term: np.array(at, dtype=np.intp) for term, at in found.items()}
 
     @staticmethod
-    def _search_texts(memory: Memory) -> dict[str, str]:
+    def _search_texts(
+        memory: Memory,
+        previous: MemoryIndex | None,
+        gone: Sequence[MemoryItem],
+        made: Sequence[MemoryItem],
+    ) -> dict[str, str]:
         """What each item is searched by: a window summary (L1) by its text and the messages it
         covers (a summary keeps a few lines; the question may ask for any other), every other
-        item by its own text."""
-        found = {item.id: item.text for item in memory.items}
-        for window in memory.level(1):
+        item by its own text. ``previous``'s, less the ``gone`` items, for what the items
+        ``made`` since left alone: the other items and the windows whose messages are too."""
+        if previous is None:
+            found = {item.id: item.text for item in memory.items}
+            windows = memory.level(1)
+        else:
+            found = copy_without(previous.search_texts, [item.id for item in gone])
+            found.update((item.id, item.text) for item in made)
+            redo = {item.id: item for item in made if item.level == 1}
+            for item in chain(gone, made):
+                if item.level == 0 and item.id in memory:
+                    redo.update((p.id, p) for p in memory.parents(item.id) if p.level == 1)
+            windows = tuple(redo.values())
+        for window in windows:
             covered = [found[c] for c in window.covers if memory.get(c).level == 0]
             found[window.id] = "\n".join([window.text, *covered])
         return found
