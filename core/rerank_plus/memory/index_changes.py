@@ -2,9 +2,9 @@
 
 ``Memory.add`` appends a message and replaces the summaries on its path to the top: in every
 level, the items from some position on (the tail). An index built anew reads every item; these
-helpers give the same tables from the previous index and the tail alone: the term postings of a
-level (the same arrays, and the same key order: first occurrence), and the BM25 statistics
-(document frequencies, total length).
+helpers find what changed (each level compared place by place) and give the same tables from the
+previous index and the changed items alone: the term postings of a level (the same arrays, and
+the same key order: first occurrence), and the BM25 document frequencies.
 """
 
 from __future__ import annotations
