@@ -9,11 +9,15 @@ rest" (target: at most 20% of the embedding). ``Memory.add`` is measured by buil
 80% of the turns and adding the others one at a time (target: at most 20 ms per message,
 amortized, the model included), with the model calls and texts an add embeds (only the new
 message's text and sentences: a summary's vector is the unit mean of its sentences'). The same
-without an embedder shows the lexical path alone.
+without an embedder shows the lexical path alone. A chat's cost per add and question is measured
+on that meeting and on a large memory: the first 11,000 turns of QMSum's train meetings (in file
+order), lexical, with 20 adds alone and 20 adds each followed by a question (medians per add).
 
 Run: ``python benchmarks/memory_build.py [--data DIR] [--words 8000] [--rounds 3] [--threads N]
-[--write]`` (``--threads``: torch threads, default torch's own; ``--write`` also puts the table
-into docs/benchmarks.md). Reads ``../shared/eval/qmsum/test`` beside the repository by default.
+[--large-turns 11000] [--write]`` (``--threads``: torch threads, default torch's own;
+``--large-turns 0`` leaves the large memory out; ``--write`` also puts the table into
+docs/benchmarks.md). Reads ``../shared/eval/qmsum/test`` (and ``train`` beside it for the large
+memory) beside the repository by default.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ DEFAULT_DATA = ROOT.parent / "shared" / "eval" / "qmsum" / "test"
 BUILT_SHARE = 0.8
 #: Asked in turn after each add in the chat rows: a broad question and a precise one.
 CHAT_QUESTIONS = ("What was the meeting about?", "What did they decide about the budget?")
+#: Adds timed on the large memory, alone and with a question after each.
+LARGE_ADDS = 20
 
 
 def clock() -> np.ndarray:
@@ -152,6 +158,40 @@ def timed_chat(messages: list[dict[str, str]], keep_index: bool) -> np.ndarray:
     return 1000 * (clock() - start) / (len(messages) - cut)
 
 
+def train_turns(data: Path, count: int) -> list[dict[str, str]]:
+    """The first ``count`` non-empty turns of the QMSum train meetings beside ``data`` (the
+    test folder), meeting after meeting in file order, as messages."""
+    messages: list[dict[str, str]] = []
+    for path in sorted((data.parent / "train").glob("*.json")):
+        turns = json.loads(path.read_text(encoding="utf-8"))["meeting_transcripts"]
+        messages += [
+            {"text": t["content"], "speaker": t["speaker"]} for t in turns if t["content"].strip()
+        ]
+        if len(messages) >= count:
+            return messages[:count]
+    raise SystemExit(f"fewer than {count} QMSum train turns beside {data}; pass --large-turns.")
+
+
+def timed_large_chat(messages: list[dict[str, str]]) -> tuple[Memory, np.ndarray, np.ndarray]:
+    """The large memory, and the median milliseconds (wall, CPU) of an add alone and of an add
+    and a question (a lexical retriever kept across the adds), over ``LARGE_ADDS`` each."""
+    cut = len(messages) - 2 * LARGE_ADDS
+    memory = build_memory(messages[:cut])
+    retriever = MemoryRetriever(memory)
+    retriever.retrieve(CHAT_QUESTIONS[0])  # the built memory's index
+    adds, chats = [], []
+    for message in messages[cut : cut + LARGE_ADDS]:
+        start = clock()
+        memory.add(message)
+        adds.append(1000 * (clock() - start))
+    for n, message in enumerate(messages[cut + LARGE_ADDS :]):
+        start = clock()
+        memory.add(message)
+        retriever.retrieve(CHAT_QUESTIONS[n % len(CHAT_QUESTIONS)], max_tokens=2000)
+        chats.append(1000 * (clock() - start))
+    return memory, median(adds), median(chats)
+
+
 def used(embedder: TimedModel | None) -> tuple[np.ndarray, int, int]:
     """What ``embedder`` has spent so far: seconds (wall, CPU), calls, texts."""
     if embedder is None:
@@ -176,6 +216,7 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=8000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=None, help="torch threads")
+    parser.add_argument("--large-turns", type=int, default=11_000, help="0: no large memory")
     parser.add_argument("--write", action="store_true", help="also write docs/benchmarks.md")
     arguments = parser.parse_args()
 
@@ -196,6 +237,11 @@ def main() -> None:
     lexical_adds = [timed_adds(messages, None) for _ in range(arguments.rounds)]
     chat_anew = [timed_chat(messages, keep_index=False) for _ in range(arguments.rounds)]
     chat_kept = [timed_chat(messages, keep_index=True) for _ in range(arguments.rounds)]
+    large = (
+        timed_large_chat(train_turns(arguments.data, arguments.large_turns + 2 * LARGE_ADDS))
+        if arguments.large_turns
+        else None
+    )
 
     embedding = median([b[2] for b in builds])
     rest = median([b[1] - b[2] for b in builds])
@@ -219,6 +265,21 @@ def main() -> None:
             f"{median(chat_kept)[0] / median(chat_anew)[0]:.2f} of the baseline",
         ),
     ]
+    if large is not None:
+        rows += [
+            (
+                "add, no embedder, large memory: per message",
+                large[1],
+                "ms",
+                f"median of {LARGE_ADDS} adds",
+            ),
+            (
+                "add + a question, index kept, large memory",
+                large[2],
+                "ms",
+                f"median of {LARGE_ADDS} adds",
+            ),
+        ]
     width = max(len(row[0]) for row in rows)
     digits = {"s": 2, "ms": 1}
     table = [
@@ -237,7 +298,17 @@ def main() -> None:
         f"{len(memory)} items. Added one by one: "
         f"the last {adds[0].added} turns after building the first {len(messages) - adds[0].added}; "
         f"torch threads {torch.get_num_threads()}. An add embeds {adds[0].texts:.2f} texts in "
-        f"{adds[0].calls:.2f} model calls per message.\n\n" + "\n".join(table) + "\n"
+        f"{adds[0].calls:.2f} model calls per message."
+        + (
+            f" Large memory: the first {arguments.large_turns} turns of the QMSum train "
+            f"meetings, {len(large[0])} items after the adds ({shape(large[0])}); "
+            f"medians of {LARGE_ADDS} adds, one round."
+            if large is not None
+            else ""
+        )
+        + "\n\n"
+        + "\n".join(table)
+        + "\n"
     )
     print(body)
     if arguments.write:

@@ -3,6 +3,7 @@ re-summarized, untouched items kept as the same objects; loaded memories; bad me
 
 from __future__ import annotations
 
+import operator
 from datetime import timedelta
 
 import pytest
@@ -54,6 +55,24 @@ def test_adding_one_by_one_gives_the_windows_and_levels_of_a_rebuild(chat: list[
             assert item.time == memory.descendants(item.id)[0].time
     top = memory.level(memory.depth - 1)[-1]
     assert top.text == rebuilt.get(top.id).text
+
+
+def test_after_adds_the_memory_equals_one_validated_from_scratch(chat: list[dict]) -> None:
+    """An add checks only what it changed; what it keeps (levels, links, item objects) is
+    what a validation of the whole item list gives, one version per add."""
+    memory = build_memory(chat[:10])
+    for message in chat[10:]:
+        version = memory.version
+        memory.add(message)
+        assert memory.version == version + 1
+        anew = Memory(memory.items)
+        assert all(map(operator.is_, memory.items, anew.items))
+        assert [memory.level(k) for k in range(memory.depth)] == [
+            anew.level(k) for k in range(anew.depth)
+        ]
+        for item in memory.items:
+            assert memory.parents(item.id) == anew.parents(item.id)
+            assert memory.children(item.id) == anew.children(item.id)
 
 
 def test_a_time_gap_opens_a_new_window_on_add(chat: list[dict]) -> None:

@@ -4,12 +4,13 @@ sentence terms, embedding rows) and reads the new message and the summaries it t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import numpy as np
 import pytest
 from rerank_plus.analysis import Analyzer
-from rerank_plus.memory import MemoryRetriever
+from rerank_plus.memory import MemoryItem, MemoryRetriever
 from rerank_plus.memory.build import build_memory
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.index import MemoryIndex
@@ -123,3 +124,105 @@ def test_the_index_fits_bm25_as_fit_on_its_texts_does() -> None:
     index = MemoryIndex(memory, None, analyzer)
     texts = [index.search_texts[item.id] for item in memory.items]
     assert index.bm25.statistics == BM25Reranker(analyzer=analyzer).fit(texts).statistics
+
+
+def tables(index: MemoryIndex) -> list:
+    """What an index derives over all items: per level its items and postings (terms in
+    order, positions and their type), the BM25 statistics, each item's reading."""
+    return [
+        [
+            (level.items, [(term, at.dtype, at.tolist()) for term, at in level.postings.items()])
+            for level in index.levels
+        ],
+        index.bm25.statistics,
+        index.search_texts,
+        index.item_terms,
+        index.content_terms,
+        index.known_entities,
+        (index.timed, index.spans_days),
+        index.span_starts,
+        index.sections,
+        index.window_of,
+    ]
+
+
+@pytest.mark.parametrize("start", [1, 12, 40, 100])
+def test_an_index_kept_across_adds_equals_one_built_anew(start: int) -> None:
+    chat = topic_chat()
+    memory = build_memory(chat[:start])
+    retriever = MemoryRetriever(memory)
+    kept = retriever.index()
+    for message in chat[start : start + 15]:
+        memory.add(message)
+        previous, kept = kept, retriever.index()
+        assert kept is not previous and tables(kept) == tables(
+            MemoryIndex(memory, None, Analyzer())
+        )
+
+
+@pytest.mark.parametrize("start", [47, 60])  # adding message 47 makes a new top level
+def test_a_kept_index_carries_the_cached_text_of_unchanged_items_only(start: int) -> None:
+    """What the text caches hold after an add: every entry of an item left unchanged, none of
+    a replaced one; in a table of facts that depend on the item's place, only the entries of
+    unchanged items whose language and section are unchanged too."""
+    chat = topic_chat()
+    memory = build_memory(chat[:start])
+    retriever = MemoryRetriever(memory)
+    answers(retriever)
+    before = retriever.index()
+    earlier = {item.id: item for item in memory.items}
+    memory.add(chat[start])
+    after = MemoryIndex(memory, None, retriever.analyzer, previous=before)  # nothing read yet
+    unchanged = {item.id for item in memory.items if earlier.get(item.id) is item}
+    settled = {
+        key
+        for key in unchanged
+        if before.item_terms[key][0] == after.item_terms[key][0]
+        and before.sections.get(key) == after.sections.get(key)
+    }
+    assert (start == 47) == (settled < unchanged)  # a new top level: new sections
+    assert after._sentence_terms.keys() == before._sentence_terms.keys() & settled
+    assert before._text_caches
+    for counter, cache in before._text_caches.items():
+        kept = after._text_caches[counter]
+        for name in ("_sentences", "_folded", "_whole"):
+            table = getattr(cache, name)
+            assert getattr(kept, name) == {k: v for k, v in table.items() if k in unchanged}
+        assert kept._tokens == {
+            k: v for k, v in cache._tokens.items() if isinstance(k, str) or k[0] in unchanged
+        }
+        assert kept._elided == {k: v for k, v in cache._elided.items() if k[0] in unchanged}
+        assert cache._tables
+        for name, table in cache._tables.items():
+            keep = unchanged if name in cache._item_tables else settled
+            assert kept._tables[name] == {k: v for k, v in table.items() if k in keep}
+
+
+def reworded(items: list[MemoryItem], at: int, text: str) -> list[MemoryItem]:
+    return [replace(item, text=text) if n == at else item for n, item in enumerate(items)]
+
+
+CHANGES = {
+    "a message in the middle reworded": lambda items: reworded(
+        items, 10, "Bob said the cloud invoices for Lyon are due before the offsite."
+    ),
+    "a message now in French": lambda items: reworded(
+        items, 20, "Nous avons réservé la salle à Lyon pour le séminaire de printemps."
+    ),
+    "the top level removed": lambda items: [i for i in items if i.level < items[-1].level],
+    "every item copied": lambda items: [replace(item) for item in items],
+}
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_an_index_kept_across_any_replace_equals_one_built_anew(change: str) -> None:
+    """Not only adds: a kept index after ``replace`` (items reworded in place, a language
+    changed, a level gone, every item a new object) holds what an index built anew holds,
+    and its retriever answers as a new one."""
+    memory = build_memory(topic_chat()[:60])
+    retriever = MemoryRetriever(memory)
+    answers(retriever)
+    memory.replace(CHANGES[change](list(memory.items)))
+    fresh = MemoryIndex(memory, None, Analyzer())
+    assert tables(retriever.index()) == tables(fresh)
+    assert answers(retriever) == answers(MemoryRetriever(memory))

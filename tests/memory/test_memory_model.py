@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rerank_plus.memory import Embedder, Memory, MemoryFormatError, MemoryItem
 from rerank_plus.memory.sentences import split_sentences, word_count
 from rerank_plus.memory.times import parse_time
@@ -200,3 +203,110 @@ def test_the_embedder_loads_a_real_sentence_transformer(minilm_path: str) -> Non
     assert a.shape == (3, 384)
     np.testing.assert_allclose(a, b, atol=1e-5)
     assert float(a[0] @ by_model.embed_query("Was the budget approved?")) > 0.5
+
+
+def linked(memory: Memory) -> tuple:
+    """What validation derives of a memory: its items (the objects), levels and links."""
+    return (
+        [id(item) for item in memory.items],
+        [[item.id for item in memory.level(k)] for k in range(memory.depth)],
+        {item.id: [p.id for p in memory.parents(item.id)] for item in memory.items},
+        {item.id: [c.id for c in memory.children(item.id)] for item in memory.items},
+    )
+
+
+def replaced_as_anew(stored: list[MemoryItem], items: list) -> None:
+    """``replace`` of a memory holding ``stored`` (checking only what differs) takes ``items``
+    as a memory validated from scratch does, or fails with the same message."""
+    memory = Memory(stored)
+    version = memory.version
+    try:
+        expected = linked(Memory(items))
+    except MemoryFormatError as error:
+        with pytest.raises(MemoryFormatError) as raised:
+            memory.replace(items)
+        assert str(raised.value) == str(error)
+        assert memory.version == version and linked(memory) == linked(Memory(stored))
+        return
+    memory.replace(items)
+    assert linked(memory) == expected and memory.version == version + 1
+
+
+def test_replace_checks_what_changed_and_says_what_full_validation_says() -> None:
+    stored = hierarchy()
+    m1, w0, w1, t0 = stored[1], stored[4], stored[5], stored[6]
+    appended = [
+        *stored[:4],
+        MemoryItem("m4", 0, 4, "late message"),
+        w0,
+        MemoryItem("w1", 1, 1, "second half", covers=("m2", "m3", "m4")),
+        MemoryItem("t0", 2, 0, "everything", covers=("w0", "w1")),
+    ]
+    replaced_as_anew(stored, appended)  # what Memory.add does
+    assert Memory(stored)._set_changed(appended)  # checked by what changed
+    cases = [
+        # a child of a kept summary replaced by an item at the summary's level
+        [*stored[:3], w0, w1, MemoryItem("m3", 1, 2, "up"), t0],
+        # a child of a kept summary replaced at a higher level than the summary
+        [*stored[:3], w0, w1, t0, MemoryItem("m3", 3, 0, "far up")],
+        [*stored, MemoryItem("w0", 1, 2, "again", covers=("m0",))],  # a duplicate id
+        [*stored, stored[0]],  # a stored item twice
+        [*stored[:1], *stored[2:]],  # a covered item removed
+        [*stored[:6]],  # a top summary removed: valid
+        [*stored, MemoryItem("m9", 0, 5, "gap")],  # an index gap
+        [*stored, MemoryItem("u0", 4, 0, "gap", covers=("t0",))],  # a level gap
+        [*stored, MemoryItem("u0", 3, 0, "up", covers=("t0", "zz"))],  # an unknown cover
+        [*stored[:4], w0, MemoryItem("w1", 1, 1, "loop", covers=("t0",)), t0],  # a cycle
+        [*stored, "just text"],
+        [*stored, MemoryItem("m4", 0, 4, "a", covers=("m0",))],
+        [*stored[:6], m1],  # out of order: validated whole
+        list(reversed(stored)),
+    ]
+    for items in cases:
+        replaced_as_anew(stored, items)
+
+
+item_changes = st.lists(
+    st.tuples(
+        st.sampled_from(["text", "covers", "level", "index", "drop", "insert", "copy", "swap"]),
+        st.integers(0, 60),
+        st.integers(0, 3),
+        st.integers(0, 13),
+        st.lists(st.integers(0, 60), max_size=3),
+    ),
+    max_size=3,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(item_changes)
+def test_replace_after_any_change_equals_a_validation_from_scratch(changes: list) -> None:
+    """Items changed in place (most keep the order the fast check needs), dropped, inserted
+    anywhere, repeated or swapped: valid or not, as a validation from scratch says."""
+    stored = [
+        *(MemoryItem(f"m{i}", 0, i, f"message {i}") for i in range(12)),
+        *(MemoryItem(f"w{i}", 1, i, "w", covers=(f"m{3 * i}", f"m{3 * i + 1}")) for i in range(4)),
+        MemoryItem("t0", 2, 0, "top", covers=("w0", "w1")),
+        MemoryItem("t1", 2, 1, "top", covers=("w2", "w3", "m2")),
+    ]
+    items: list = list(stored)
+    for kind, at, level, index, covers in changes:
+        at %= len(items)
+        ids = tuple(stored[c % len(stored)].id for c in covers)
+        if kind == "text":
+            items[at] = replace(items[at], text="changed")
+        elif kind == "covers":
+            items[at] = replace(items[at], covers=ids if items[at].level else ())
+        elif kind == "level":
+            items[at] = replace(items[at], level=level, covers=ids if level else ())
+        elif kind == "index":
+            items[at] = replace(items[at], index=index)
+        elif kind == "drop":
+            del items[at]
+        elif kind == "insert":
+            items.insert(at, MemoryItem(f"n{at}", level, index, "new", covers=ids * (level > 0)))
+        elif kind == "copy":
+            items.append(items[at])
+        elif at > 0:
+            items[at - 1], items[at] = items[at], items[at - 1]
+    replaced_as_anew(stored, items)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from functools import cached_property
-from itertools import accumulate, pairwise
+from itertools import accumulate, chain, pairwise
 from types import MappingProxyType
 from typing import Any
 
@@ -22,11 +22,18 @@ from rerank_plus.analysis import Analyzer
 from rerank_plus.analysis.language import dominant_language, resolve_languages
 from rerank_plus.memory.coverage import salience
 from rerank_plus.memory.embedding import Embedder
+from rerank_plus.memory.index_changes import (
+    changed_frequencies,
+    changed_items,
+    postings,
+    tail_postings,
+    tail_start,
+)
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.memory import Memory
 from rerank_plus.memory.sentences import split_sentences
-from rerank_plus.memory.text_cache import TextCache
-from rerank_plus.scoring.bm25 import BM25Reranker
+from rerank_plus.memory.text_cache import TextCache, copy_without
+from rerank_plus.scoring.bm25 import BM25Reranker, CorpusStatistics
 
 
 def band(level: int, depth: int) -> str:
@@ -66,7 +73,8 @@ class MemoryIndex:
         self.analyzer = analyzer
         self.embedder = embedder
         self.items = items = memory.items
-        self.search_texts = self._search_texts(memory)
+        gone, made = ([], list(items)) if previous is None else changed_items(previous, memory)
+        self.search_texts = self._search_texts(memory, previous, gone, made)
         texts = [self.search_texts[item.id] for item in items]
         # each item's detection, kept so that a candidate pool resolves its languages without
         # asking the analyzer's cache again (as ``analyzer.languages_for("", texts)`` would)
@@ -82,28 +90,37 @@ class MemoryIndex:
             item.id: detection.language if detection.reliable and detection.language else None
             for item, detection in zip(items, detections, strict=True)
         }
-        terms = {
-            item.id: analyzer.analyze(text, language).term_frequencies
-            for item, text, language in zip(items, texts, languages, strict=True)
-        }
-        self.bm25 = BM25Reranker(analyzer=analyzer)
-        if any(text.strip() for text in texts):  # what fit(texts) reads, read once
-            self.bm25.fit_analyzed(list(terms.values()))
+        earlier = previous if previous is not None and previous.analyzer is analyzer else None
         # what the light stage's BM25 reads of each item, kept so that a candidate pool is
-        # scored without analyzing its items again (see :meth:`pool_terms`)
-        self.item_terms = {
-            item.id: (language, terms[item.id], sum(terms[item.id].values()))
-            for item, language in zip(items, languages, strict=True)
-        }
-        self.content_terms = {
-            item.id: len(terms[item.id]) if item.level == 0 else 0 for item in items
-        }
+        # scored without analyzing its items again (see :meth:`pool_terms`); an item searched
+        # by the same text in the same language as in ``earlier`` keeps its reading
+        self.item_terms: dict[str, tuple[str, Mapping[str, int], int]] = {}
+        #: the items read anew, not taken over from ``earlier``
+        self.fresh: list[MemoryItem] = []
+        read_before = {} if earlier is None else earlier.item_terms
+        searched_before = {} if earlier is None else earlier.search_texts
+        for item, text, language in zip(items, texts, languages, strict=True):
+            held = read_before.get(item.id)
+            if held is None or held[0] != language or searched_before[item.id] != text:
+                counts = analyzer.analyze(text, language).term_frequencies
+                held = (language, counts, sum(counts.values()))
+                self.fresh.append(item)
+            self.item_terms[item.id] = held
+        self.bm25 = BM25Reranker(analyzer=analyzer)
+        # what fit(texts) reads, read once; the sum of the items' term counts
+        self._total_length = self._fit_bm25(earlier) if any(text.strip() for text in texts) else 0
+        # previous's, less the items gone, for what was neither made nor read anew
+        self.content_terms: dict[str, int] = copy_without(
+            {} if previous is None else previous.content_terms, [item.id for item in gone]
+        )
+        self.content_terms.update(
+            (item.id, len(self.item_terms[item.id][1]) if item.level == 0 else 0)
+            for item in chain(made, self.fresh)
+        )
         statistics = self.bm25.statistics
         self.document_frequency = statistics.document_frequency if statistics else {}
         self.n_items = len(items)
-        before = {} if previous is None else {item.id: item for item in previous.items}
-        unchanged = {item.id for item in items if before.get(item.id) is item}
-        vectors = self._vectors_since(previous, unchanged, embedder)
+        vectors = self._vectors_since(previous, {item.id for item in made}, embedder)
         #: one unit row per item, level by level (each level's rows are a view of it)
         self.vectors = vectors
         self.vector_by_text = {} if vectors is None else dict(zip(texts, vectors, strict=True))
@@ -111,56 +128,135 @@ class MemoryIndex:
         start = 0
         for level in range(memory.depth):
             row = memory.level(level)
-            postings: dict[str, list[int]] = {}
-            for position, item in enumerate(row):
-                for term in terms[item.id]:
-                    postings.setdefault(term, []).append(position)
             block = None if vectors is None else vectors[start : start + len(row)]
-            arrays = {term: np.array(found, dtype=np.intp) for term, found in postings.items()}
             self.levels.append(
-                LevelIndex(row, block, arrays, {item.id: i for i, item in enumerate(row)})
+                LevelIndex(
+                    row,
+                    block,
+                    self._postings(earlier, level, row),
+                    {item.id: i for i, item in enumerate(row)},
+                )
             )
             start += len(row)
-        self.known_entities = self._entities(items)
+        # the names and days of the messages: ``previous``'s and the new ones' where an add
+        # appended messages (the messages come first, so the names keep their order)
+        added = memory.messages
+        self._message_names: dict[str, None] = {}
+        self._message_days: set[date] = set()
+        if previous is not None and previous.levels:
+            before = previous.levels[0].items
+            if tail_start(added, before) == len(before):
+                added = added[len(before) :]
+                self._message_names = dict(previous._message_names)
+                self._message_days = set(previous._message_days)
+        self._message_names.update(self._entities(added))
+        self._message_days.update(item.time.date() for item in added if item.time is not None)
+        #: speakers and entity names: what a query may name
+        self.known_entities = tuple(
+            {**self._message_names, **self._entities(items[len(memory.messages) :])}
+        )
         #: each covered message's window (what a region reads of its best message)
         self.window_of = {cover: window for window in memory.level(1) for cover in window.covers}
-        times = [item.time for item in memory.messages if item.time is not None]
-        self.timed = bool(times)
-        self.spans_days = len({moment.date() for moment in times}) > 1
+        self.timed = bool(self._message_days)
+        self.spans_days = len(self._message_days) > 1
         self.span_starts = self._span_starts(items)
         #: what a coverage fill reads as the part of the conversation of each window and message
         self.sections = self._sections(memory)
         self._text_caches: dict[int, TextCache] = {}
         self._sentence_terms: dict[str, tuple[frozenset[str], ...]] = {}
         if previous is not None:
-            self._keep_readings(previous, unchanged)
+            self._keep_readings(previous, {item.id for item in gone})
         self._names: dict[str, str] = {}
         self._boost_fields: dict[tuple[bool, bool], dict[str, Mapping[str, Any]]] = {}
         self._shared_fields: dict[tuple[str, bool, datetime | None], Mapping[str, Any]] = {}
 
+    def _fit_bm25(self, earlier: MemoryIndex | None) -> int:
+        """Fit the BM25 on every item's terms, as ``fit_analyzed`` does: from ``earlier``'s
+        statistics, less its readings of the items read anew and plus the new ones, when
+        every other item of ``earlier`` is still here with its reading; else on them all.
+        Returns the total length (what the next index starts from)."""
+        statistics = None if earlier is None else earlier.bm25.statistics
+        if earlier is not None and statistics is not None:
+            before = earlier.item_terms
+            replaced = [before[item.id] for item in self.fresh if item.id in before]
+            if len(self.item_terms) - len(self.fresh) + len(replaced) == len(before):
+                added = [self.item_terms[item.id] for item in self.fresh]
+                total = (
+                    earlier._total_length
+                    - sum(held[2] for held in replaced)
+                    + sum(held[2] for held in added)
+                )
+                frequencies = changed_frequencies(
+                    statistics.document_frequency,
+                    [held[1] for held in replaced],
+                    [held[1] for held in added],
+                )
+                count = len(self.item_terms)
+                self.bm25.statistics = CorpusStatistics(count, total / count, frequencies)
+                return total
+        self.bm25.fit_analyzed([held[1] for held in self.item_terms.values()])
+        return sum(held[2] for held in self.item_terms.values())
+
+    def _postings(
+        self, earlier: MemoryIndex | None, level: int, row: Sequence[MemoryItem]
+    ) -> dict[str, np.ndarray]:
+        """Term -> positions in ``row`` (one level): ``earlier``'s, where the items before
+        some position kept their objects and readings, updated from that position on."""
+        if earlier is not None and level < len(earlier.levels):
+            before = earlier.levels[level].items
+            start = min(
+                [tail_start(row, before), *(i.index for i in self.fresh if i.level == level)]
+            )
+            if start > 0:
+                return tail_postings(
+                    earlier.levels[level].postings,
+                    start,
+                    [earlier.item_terms[item.id][1] for item in before[start:]],
+                    [self.item_terms[item.id][1] for item in row[start:]],
+                )
+        found = postings([self.item_terms[item.id][1] for item in row])
+        return {term: np.array(at, dtype=np.intp) for term, at in found.items()}
+
     @staticmethod
-    def _search_texts(memory: Memory) -> dict[str, str]:
+    def _search_texts(
+        memory: Memory,
+        previous: MemoryIndex | None,
+        gone: Sequence[MemoryItem],
+        made: Sequence[MemoryItem],
+    ) -> dict[str, str]:
         """What each item is searched by: a window summary (L1) by its text and the messages it
         covers (a summary keeps a few lines; the question may ask for any other), every other
-        item by its own text."""
-        found = {item.id: item.text for item in memory.items}
-        for window in memory.level(1):
+        item by its own text. ``previous``'s, less the ``gone`` items, for what the items
+        ``made`` since left alone: the other items and the windows whose messages are too."""
+        if previous is None:
+            found = {item.id: item.text for item in memory.items}
+            windows = memory.level(1)
+        else:
+            found = copy_without(previous.search_texts, [item.id for item in gone])
+            found.update((item.id, item.text) for item in made)
+            redo = {item.id: item for item in made if item.level == 1}
+            for item in chain(gone, made):
+                if item.level == 0 and item.id in memory:
+                    redo.update((p.id, p) for p in memory.parents(item.id) if p.level == 1)
+            windows = tuple(redo.values())
+        for window in windows:
             covered = [found[c] for c in window.covers if memory.get(c).level == 0]
             found[window.id] = "\n".join([window.text, *covered])
         return found
 
     def _vectors_since(
-        self, previous: MemoryIndex | None, unchanged: set[str], embedder: Embedder | None
+        self, previous: MemoryIndex | None, made: set[str], embedder: Embedder | None
     ) -> np.ndarray | None:
         """The rows of every item (:meth:`_vectors`, windows moved toward their messages):
-        ``previous``'s rows for the ``unchanged`` items (a window unchanged covers the same
-        messages, so its row is too), so an add embeds and averages only what it changed."""
+        ``previous``'s rows for the items it held (a window unchanged covers the same
+        messages, so its row is too), so an add embeds and averages only the items it
+        ``made`` (new or replaced)."""
         items = self.items
-        kept = [n for n, item in enumerate(items) if item.id in unchanged]
-        made = [n for n, item in enumerate(items) if item.id not in unchanged]
-        if previous is None or previous.vectors is None or not kept or not made:
+        if previous is None or previous.vectors is None or not made or len(made) == len(items):
             return self._window_vectors(self.memory, self._vectors(items, embedder))
-        fresh = self._vectors([items[n] for n in made], embedder)
+        kept = [n for n, item in enumerate(items) if item.id not in made]
+        made_rows = [n for n, item in enumerate(items) if item.id in made]
+        fresh = self._vectors([items[n] for n in made_rows], embedder)
         if fresh is None or fresh.shape[1] != previous.vectors.shape[1]:
             # rows that do not mix (new items without embeddings, another width): every row
             # made anew, which says what is wrong
@@ -168,8 +264,8 @@ class MemoryIndex:
         row_before = {item.id: row for row, item in enumerate(previous.items)}
         matrix = np.empty((len(items), fresh.shape[1]), dtype=np.float32)
         matrix[kept] = previous.vectors[[row_before[items[n].id] for n in kept]]
-        matrix[made] = fresh
-        return self._window_vectors(self.memory, matrix, {items[n].id for n in made})
+        matrix[made_rows] = fresh
+        return self._window_vectors(self.memory, matrix, made)
 
     @staticmethod
     def _window_vectors(
@@ -303,22 +399,24 @@ class MemoryIndex:
             self._sentence_terms[item.id] = found
         return found
 
-    def _keep_readings(self, previous: MemoryIndex, unchanged: set[str]) -> None:
-        """Take over what ``previous`` read of the items still here ``unchanged`` (the same
-        objects): their sentences and token counts and, where their language and section
-        are the same too, their sentences' terms and coverage candidates."""
-        settled = {
-            key
-            for key in unchanged
-            if previous.item_terms[key][0] == self.item_terms[key][0]
-            and previous.sections.get(key) == self.sections.get(key)
-        }
+    def _keep_readings(self, previous: MemoryIndex, stale: set[str]) -> None:
+        """Take over what ``previous`` read of the items still here as they were (all but
+        the ``stale`` ones: replaced or removed): their sentences and token counts and, where
+        their language and section are the same too, their sentences' terms and coverage
+        candidates."""
+        sections, before = self.sections, previous.sections
+        unsettled = stale | {key for key, section in sections.items() if before.get(key) != section}
+        unsettled |= before.keys() - sections.keys()
+        unsettled.update(
+            item.id
+            for item in self.fresh
+            if item.id in previous.item_terms
+            and previous.item_terms[item.id][0] != self.item_terms[item.id][0]
+        )
         self._text_caches = {
-            key: cache.carried(unchanged, settled) for key, cache in previous._text_caches.items()
+            key: cache.carried(stale, unsettled) for key, cache in previous._text_caches.items()
         }
-        self._sentence_terms = {
-            key: terms for key, terms in previous._sentence_terms.copy().items() if key in settled
-        }
+        self._sentence_terms = copy_without(previous._sentence_terms, unsettled)
 
     def text_cache(self, counter: Callable[[str], int]) -> TextCache:
         """Sentences and token counts kept across queries, one cache per token counter."""
@@ -328,14 +426,14 @@ class MemoryIndex:
         return cache
 
     @staticmethod
-    def _entities(items: Sequence[MemoryItem]) -> tuple[str, ...]:
-        """Speakers and entity names: what a query may name."""
+    def _entities(items: Sequence[MemoryItem]) -> dict[str, None]:
+        """Speakers and entity names of ``items``, in order of first occurrence."""
         names: dict[str, None] = {}
         for item in items:
             if item.speaker:
                 names[item.speaker] = None
             names.update(dict.fromkeys(item.entity_names))
-        return tuple(names)
+        return names
 
     @staticmethod
     def _span_starts(items: Sequence[MemoryItem]) -> dict[str, int]:

@@ -4,11 +4,18 @@ Validation names the item and the field at fault, so a hand-written or converted
 fixed from the message alone: duplicate ids, unknown cover ids, a cover at the same or a higher
 level (which is also what rules out cycles: covers always point strictly down), a level with a
 gap (L2 without L1), indices that are not 0..n-1 in each level.
+
+A change that keeps most items (``Memory.add`` replaces the path to the top and appends one
+message) is validated by what it changed: the items that are not the very objects stored, and
+the stored items that cover a replaced one. Whatever that cannot vouch for is validated whole,
+so an invalid list gets the same message either way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import chain
+from operator import is_
 from typing import Any
 
 from rerank_plus.memory.errors import MemoryFormatError
@@ -45,6 +52,73 @@ def _check_item(item: Any, position: int) -> MemoryItem:
     return item
 
 
+def _changed_levels(
+    levels: list[tuple[MemoryItem, ...]],
+    replaced: Iterable[MemoryItem],
+    changed: Iterable[MemoryItem],
+) -> list[tuple[MemoryItem, ...]] | None:
+    """Each level after ``changed`` items took the place of the ``replaced`` stored ones (or
+    came new): None unless the indices of every level still run 0..n-1 and no level is empty
+    below a filled one."""
+    freed: dict[int, set[int]] = {}
+    for item in replaced:
+        freed.setdefault(item.level, set()).add(item.index)
+    placed: dict[int, list[MemoryItem]] = {}
+    for item in changed:
+        placed.setdefault(item.level, []).append(item)
+    rows: list[tuple[MemoryItem, ...]] = []
+    for level in range(max(len(levels), max(placed, default=-1) + 1)):
+        row: list[Any] = list(levels[level]) if level < len(levels) else []
+        gone, new = freed.get(level, set()), placed.get(level, [])
+        size = len(row) - len(gone) + len(new)
+        if {item.index for item in new} != gone | set(range(len(row), size)):
+            return None
+        row.extend([None] * (size - len(row)))
+        for item in new:
+            row[item.index] = item
+        rows.append(tuple(row))
+    while rows and not rows[-1]:
+        rows.pop()
+    return None if not all(rows) else rows
+
+
+def _changed_parents(
+    parents: dict[str, tuple[str, ...]],
+    stored: dict[str, MemoryItem],
+    by_id: dict[str, MemoryItem],
+    replaced: Iterable[MemoryItem],
+    changed: Iterable[MemoryItem],
+) -> dict[str, tuple[str, ...]] | None:
+    """The parents of each item after ``changed`` items replaced the ``replaced`` ones (the
+    rest kept), each child's in level-then-index order: None where a changed item covers an
+    unknown id or one not below it, or a kept item now covers a replaced item not below it."""
+    found = dict(parents)
+    touched: set[str] = set()
+    for item in replaced:
+        for covered in item.covers:
+            found[covered] = tuple(key for key in found.get(covered, ()) if key != item.id)
+            touched.add(covered)
+        for key in parents.get(item.id, ()):
+            parent = by_id[key]
+            if parent is stored[key] and parent.level <= by_id[item.id].level:
+                return None  # a kept parent (a changed one is checked below)
+    for item in changed:
+        for covered in item.covers:
+            child = by_id.get(covered)
+            if child is None or child.level >= item.level:
+                return None
+            found[covered] = (*found.get(covered, ()), item.id)
+            touched.add(covered)
+    for covered in touched:
+        if found[covered]:
+            found[covered] = tuple(
+                sorted(found[covered], key=lambda key: (by_id[key].level, by_id[key].index))
+            )
+        else:
+            del found[covered]
+    return found
+
+
 class Memory:
     """Raw messages (level 0) and their summaries (levels 1..k), checked and linked.
 
@@ -59,10 +133,17 @@ class Memory:
     """
 
     def __init__(self, items: Iterable[MemoryItem] = ()) -> None:
+        #: the items were last given level by level in index order, so each child's parents
+        #: are listed in that order too (what :meth:`_set_changed` keeps)
+        self._in_order = False
         self._set_items(list(items))
         self._builder: Any = None
 
     def _set_items(self, items: list[MemoryItem]) -> None:
+        if not self._set_changed(items):
+            self._set_all(items)
+
+    def _set_all(self, items: list[MemoryItem]) -> None:
         checked = [_check_item(item, position) for position, item in enumerate(items)]
         by_id: dict[str, MemoryItem] = {}
         for item in checked:
@@ -110,7 +191,47 @@ class Memory:
         self._levels = ordered
         self._parents = {key: tuple(value) for key, value in parents.items()}
         self._items = tuple(item for row in ordered for item in row)
+        self._in_order = all(map(is_, checked, self._items))
         self.version = getattr(self, "version", -1) + 1
+
+    def _set_changed(self, items: list[Any]) -> bool:
+        """Take ``items`` checking only what differs from the stored items, when they come
+        level by level in index order and every stored item is still there or replaced by an
+        item of its id; False (nothing set) where that does not hold or something is wrong,
+        for :meth:`_set_all` to validate the whole list and say what."""
+        if not self._in_order:
+            return False
+        stored = self._by_id
+        kept: set[str] = set()
+        changed: list[MemoryItem] = []
+        level, index = -1, -1
+        try:
+            for item in items:
+                if (item.level, item.index) <= (level, index):
+                    return False
+                level, index = item.level, item.index
+                key = item.id
+                if stored.get(key) is item:
+                    kept.add(key)
+                else:
+                    changed.append(_check_item(item, 0))
+        except (AttributeError, TypeError, MemoryFormatError):
+            return False
+        ids = {item.id for item in changed}
+        replaced = [stored[key] for key in ids if key in stored]
+        if len(ids) < len(changed) or kept & ids or len(kept) + len(replaced) < len(stored):
+            return False  # a repeated id, or a stored item gone
+        by_id = {**stored, **{item.id: item for item in changed}}
+        levels = _changed_levels(self._levels, replaced, changed)
+        parents = _changed_parents(self._parents, stored, by_id, replaced, changed)
+        if levels is None or parents is None:
+            return False
+        self._by_id = by_id
+        self._levels = levels
+        self._parents = parents
+        self._items = tuple(chain.from_iterable(levels))
+        self.version += 1
+        return True
 
     @property
     def items(self) -> tuple[MemoryItem, ...]:
@@ -167,7 +288,9 @@ class Memory:
         return tuple(sorted(found.values(), key=lambda item: item.index))
 
     def replace(self, items: Iterable[MemoryItem]) -> None:
-        """Swap in a new item list (validated whole); what incremental builders call."""
+        """Swap in a new item list; what incremental builders call. Validated as a whole,
+        though items that are the very objects already stored are not checked again (see
+        the module docstring)."""
         self._set_items(list(items))
 
     def add(self, message: Any) -> MemoryItem:

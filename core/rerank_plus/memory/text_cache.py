@@ -8,7 +8,7 @@ sentences already shown elided) is elided and counted once for a given set of th
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Hashable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from typing import Any, TypeVar
 
 from rerank_plus.memory.items import MemoryItem
@@ -24,11 +24,14 @@ MAX_COUNTS = 200_000
 MAX_ELIDED = 100_000
 
 
-def _kept(table: dict[K, V], keep: Callable[[K], bool]) -> dict[K, V]:
-    """The entries of ``table`` whose key ``keep`` accepts, read from a copy: a question
-    still reading the previous index may be adding to it in another thread (a dict's copy is
-    made at once, an iteration is not)."""
-    return {key: value for key, value in table.copy().items() if keep(key)}
+def copy_without(table: dict[K, V], keys: Iterable[K]) -> dict[K, V]:
+    """A copy of ``table`` less ``keys``. Copied at once: a question still reading the
+    previous index may be adding to it in another thread (a dict's copy is made at once, an
+    iteration is not)."""
+    found = table.copy()
+    for key in keys:
+        found.pop(key, None)
+    return found
 
 
 def fold(sentence: str) -> str:
@@ -49,29 +52,42 @@ class TextCache:
         self._tables: dict[Hashable, dict[str, Any]] = {}
         self._item_tables: set[Hashable] = set()
         self._elided: dict[tuple[str, frozenset[str]], tuple[str, int]] = {}
+        #: per item id, its keys in ``_tokens`` and ``_elided``; the lists are shared with
+        #: the caches carried from this one, so a list may name keys a table lacks (dropping
+        #: one of those does nothing)
+        self._item_keys: dict[str, list[Any]] = {}
 
-    def carried(self, unchanged: Collection[str], settled: Collection[str]) -> TextCache:
-        """A cache for the memory after a change, holding what this one knows of the items
-        left ``unchanged`` (the same item objects: same text, level, index, time, speaker):
-        after ``Memory.add`` only the new message and the summaries it touched are read
-        again. A table of facts that depend on an item's place in the memory too (its
-        language, its section) keeps only the ``settled`` items, whose place is unchanged."""
+    def carried(self, stale: Collection[str], unsettled: Collection[str]) -> TextCache:
+        """A cache for the memory after a change, holding what this one knows of every item
+        but the ``stale`` ones (replaced or removed; the others are the same item objects:
+        same text, level, index, time, speaker): after ``Memory.add`` only the new message and
+        the summaries it touched are read again. A table of facts that depend on an item's
+        place in the memory too (its language, its section) also drops the ``unsettled``
+        items, whose place changed. Costs copies of the tables and the stale items' entries."""
         fresh = TextCache(self.counter)
-        fresh._sentences = _kept(self._sentences, unchanged.__contains__)
-        fresh._folded = _kept(self._folded, unchanged.__contains__)
-        fresh._whole = _kept(self._whole, unchanged.__contains__)
-        # a text's count, or an item's: (item id, what of it)
-        fresh._tokens = _kept(
-            self._tokens,
-            lambda key: isinstance(key, str) or (isinstance(key, tuple) and key[0] in unchanged),
-        )
-        fresh._elided = _kept(self._elided, lambda key: key[0] in unchanged)
+        fresh._sentences = copy_without(self._sentences, stale)
+        fresh._folded = copy_without(self._folded, stale)
+        fresh._whole = copy_without(self._whole, stale)
+        fresh._tokens = self._tokens.copy()
+        fresh._elided = self._elided.copy()
+        # read after the copies: a key is listed before it is stored (see :meth:`_list`), so
+        # every key they hold is listed by now
+        fresh._item_keys = self._item_keys.copy()
+        for item_id in stale:
+            for key in tuple(fresh._item_keys.pop(item_id, ())):
+                fresh._tokens.pop(key, None)
+                fresh._elided.pop(key, None)
         fresh._tables = {
-            name: _kept(table, (unchanged if name in self._item_tables else settled).__contains__)
+            name: copy_without(table, stale if name in self._item_tables else unsettled)
             for name, table in self._tables.copy().items()
         }
         fresh._item_tables = set(self._item_tables)
         return fresh
+
+    def _list(self, key: tuple[Any, ...]) -> None:
+        """List ``key`` (an item's id first) under its item, for :meth:`carried` to drop: one
+        append to a list, so a question in another thread listing one too loses neither."""
+        self._item_keys.setdefault(key[0], []).append(key)
 
     def sentences(self, item: MemoryItem) -> tuple[tuple[str, str], ...]:
         found = self._sentences.get(item.id)
@@ -95,15 +111,21 @@ class TextCache:
         return found
 
     def tokens(self, text: str) -> int:
-        return self.tokens_of(text, lambda: text)
+        found = self._tokens.get(text)
+        if found is None:
+            found = self.counter(text)
+            if len(self._tokens) < MAX_COUNTS:
+                self._tokens[text] = found
+        return found
 
-    def tokens_of(self, key: Hashable, make: Callable[[], str]) -> int:
+    def tokens_of(self, key: tuple[Any, ...], make: Callable[[], str]) -> int:
         """The token count of the text ``make`` builds, kept under ``key`` (an item's id and
-        what of it is counted, say), so a known line is neither built nor hashed again."""
+        what of it is counted), so a known line is neither built nor hashed again."""
         found = self._tokens.get(key)
         if found is None:
             found = self.counter(make())
             if len(self._tokens) < MAX_COUNTS:
+                self._list(key)
                 self._tokens[key] = found
         return found
 
@@ -130,5 +152,6 @@ class TextCache:
         if found is None:
             found = make()
             if len(self._elided) < MAX_ELIDED:
+                self._list(key)
                 self._elided[key] = found
         return found

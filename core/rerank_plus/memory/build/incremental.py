@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import zip_longest
 from typing import Any
 
 from rerank_plus.analysis import Analyzer
@@ -187,9 +188,13 @@ def append_message(memory: Memory, message: Any) -> MemoryItem:
                 level.append(summary)
         levels.append(level)
         changed = set(parents)
-    items = [_reuse(memory, entry) for level in levels for entry in level]
+    items = [
+        entry if entry is stored else _reuse(memory, entry)
+        for depth, level in enumerate(levels)
+        for entry, stored in zip_longest(level, memory.level(depth)[: len(level)])
+    ]
     memory.replace(builder.with_embeddings(items))
-    keep_for_add(builder, [entry for level in levels[1:] for entry in level])
+    keep_for_add(builder, [entry for level in levels[1:] for entry in level[-settings.fan_out :]])
     builder.version = memory.version
     return memory.messages[-1]
 
