@@ -5,7 +5,7 @@ sentence terms, embedding rows) and reads the new message and the summaries it t
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -48,6 +48,20 @@ def test_a_kept_retriever_answers_after_adds_as_a_new_one(start: int) -> None:
         memory.add(message)
         assert answers(kept) == answers(MemoryRetriever(memory))
     assert memory.depth == depth + (start == 40)  # the sections of every window changed
+
+
+def test_a_kept_retriever_answers_as_a_new_one_once_the_memory_spans_a_second_day() -> None:
+    """Headers carry the date once the messages span two days, so every item's header costs
+    more: what a broad question's fill read of the items before (their sentences' opening
+    costs) must not be carried over."""
+    chat = topic_chat()
+    memory = build_memory(chat[:60])
+    kept = MemoryRetriever(memory)
+    answers(kept)
+    for message in chat[60:66]:
+        memory.add({**message, "time": message["time"] + timedelta(days=1)})
+        assert answers(kept) == answers(MemoryRetriever(memory))
+    assert "2024-03-05" in kept.retrieve("Summarize the conversation", max_tokens=300).text
 
 
 @pytest.mark.parametrize("stored", [True, False])

@@ -148,7 +148,7 @@ class Composer:
         the first query that reads it (the cache keeps them for every later query); with
         ``coverage``, also each item's sentences as a coverage fill reads them (a message as a
         quote, a summary as a summary), the most of a broad question's first reading."""
-        tables = {quoted: self.cache.table(("coverage", quoted)) for quoted in (False, True)}
+        tables = {quoted: self._coverage_table(quoted) for quoted in (False, True)}
         for item in items:
             self._known(item)
             table = tables[item.level == 0]
@@ -300,7 +300,7 @@ class Composer:
     ) -> list[Candidate]:
         """The sentences of ``items`` (in order) not shown yet, as candidates
         (:meth:`_sentences_of`, kept per item for every later query: one table for them all)."""
-        table = self.cache.table(("coverage", quoted))
+        table = self._coverage_table(quoted)
         found: list[Candidate] = []
         for item in items:
             sentences = table.get(item.id)
@@ -311,6 +311,12 @@ class Composer:
             else:
                 found.extend(candidate for candidate in sentences if candidate.form not in shown)
         return found
+
+    def _coverage_table(self, quoted: bool) -> dict[str, tuple[Candidate, ...]]:
+        """Each item's coverage candidates, one table per way of showing items: whether they
+        are quoted, and whether headers carry the date (a candidate's opening cost is its
+        header's, which grows when an add makes the memory span a second day)."""
+        return self.cache.table(("coverage", quoted, self.with_date))
 
     def _sentences_of(
         self, item: MemoryItem, quoted: bool, coverage: Coverage
