@@ -4,6 +4,7 @@ sentence terms, embedding rows) and reads the new message and the summaries it t
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -16,7 +17,7 @@ from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.index import MemoryIndex
 from rerank_plus.scoring import BM25Reranker
 
-from tests.memory.build_chats import topic_chat
+from tests.memory.build_chats import TOPICS, UNSPACED_TOPICS, topic_chat
 
 QUESTIONS = (
     ("Summarize the conversation", 300),
@@ -62,6 +63,56 @@ def test_a_kept_retriever_answers_as_a_new_one_once_the_memory_spans_a_second_da
         memory.add({**message, "time": message["time"] + timedelta(days=1)})
         assert answers(kept) == answers(MemoryRetriever(memory))
     assert "2024-03-05" in kept.retrieve("Summarize the conversation", max_tokens=300).text
+
+
+MIXED_LINES = (
+    "Le budget du salon est validé à 40k.",
+    "¿Qué pasó con el presupuesto?",
+    "Das Budget ist genehmigt.",
+    "👍👍",
+    "#launch moved to March",
+    "ok",
+)
+MIXED_QUESTIONS = (
+    "Summarize the conversation",
+    "总结一下这次对话",
+    "What did Marie say about Lyon?",
+    "where do we talk about the budget?",
+    "what's new?",
+    "quoi de neuf depuis hier ?",
+    "What did Ana say at 11:30?",
+    "👍",
+)
+
+
+@pytest.mark.parametrize("seed", [5, 7])
+def test_a_kept_retriever_answers_as_a_new_one_over_a_random_chat(seed: int) -> None:
+    """Adds in several languages and scripts, emoji, messages without a time or a speaker,
+    gaps of minutes to days; after each, a random question at a random budget."""
+    rng = random.Random(seed)
+    chat = topic_chat(per_topic=10, topics=rng.choice([TOPICS, *UNSPACED_TOPICS.values()]))
+    lines = [message["text"] for message in chat] + list(MIXED_LINES)
+    memory = build_memory(chat[:12])
+    kept = MemoryRetriever(memory)
+    moment = chat[-1]["time"]
+    for message in chat[12:]:
+        memory.add(message)
+    for _ in range(16):
+        moment += timedelta(minutes=rng.choice([1, 30, 600, 2000]))
+        message = {"text": rng.choice(lines), "speaker": rng.choice(["Ana", "Marie", ""])}
+        if rng.random() < 0.8:
+            message["time"] = moment
+        memory.add(message)
+        question, budget = rng.choice(MIXED_QUESTIONS), rng.choice([30, 300, 2000])
+        now = moment + timedelta(hours=1)
+        got, want = (
+            retriever.retrieve(question, max_tokens=budget, now=now)
+            for retriever in (kept, MemoryRetriever(memory, analyzer=kept.analyzer))
+        )
+        assert got.text == want.text
+        assert [(i.id, i.score, i.block) for i in got.items] == [
+            (i.id, i.score, i.block) for i in want.items
+        ]
 
 
 @pytest.mark.parametrize("stored", [True, False])
