@@ -4,9 +4,12 @@ sentence terms, embedding rows) and reads the new message and the summaries it t
 
 from __future__ import annotations
 
+import asyncio
 import random
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import numpy as np
 import pytest
@@ -113,6 +116,32 @@ def test_a_kept_retriever_answers_as_a_new_one_over_a_random_chat(seed: int) -> 
         assert [(i.id, i.score, i.block) for i in got.items] == [
             (i.id, i.score, i.block) for i in want.items
         ]
+
+
+def test_questions_asked_at_once_right_after_an_add_get_a_new_retrievers_answers() -> None:
+    """Threads and ``aretrieve`` share one retriever: the first question rebuilds its index
+    (under a lock) while the others wait, and all read and fill the same caches."""
+    chat = topic_chat()
+    memory = build_memory(chat[:100])
+    kept = MemoryRetriever(memory)
+    answers(kept)
+    memory.add(chat[100])
+    jobs = [(question, budget) for question, _ in QUESTIONS for budget in (60, 2000)] * 2
+
+    def read(context: Any) -> tuple:
+        return context.text, [(i.id, i.score, i.block) for i in context.items]
+
+    want = {job: read(MemoryRetriever(memory).retrieve(*job, now=NOW)) for job in set(jobs)}
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda job: read(kept.retrieve(*job, now=NOW)), jobs))
+    assert got == [want[job] for job in jobs]
+    memory.add(chat[101])
+    want = {job: read(MemoryRetriever(memory).retrieve(*job, now=NOW)) for job in set(jobs)}
+
+    async def ask_all() -> list:
+        return await asyncio.gather(*(kept.aretrieve(*job, now=NOW) for job in jobs))
+
+    assert [read(context) for context in asyncio.run(ask_all())] == [want[job] for job in jobs]
 
 
 @pytest.mark.parametrize("stored", [True, False])
