@@ -57,6 +57,25 @@ TOKENS_PER_READ = 4
 MAX_PARTIALS = 16
 
 
+def _with_elisions(sentences: Sequence[str], kept: Sequence[int]) -> str:
+    """``sentences`` at the positions ``kept`` (ascending), each run of the others left out
+    shown as one elision mark.
+
+    >>> _with_elisions(["A.", "B.", "C.", "D."], [1])
+    '… B. …'
+    """
+    parts: list[str] = []
+    after = 0  # the first position not passed yet
+    for k in kept:
+        if k > after:
+            parts.append(ELISION)
+        parts.append(sentences[k])
+        after = k + 1
+    if after < len(sentences):
+        parts.append(ELISION)
+    return " ".join(parts)
+
+
 def _pieces(tokens: int) -> int:
     """The words and marks :func:`approximate_tokens` counted in a text it gives ``tokens``:
     it maps n of them to ceil(n * TOKENS_PER_PIECE), ceil(4n / 3), one to one (a property
@@ -371,24 +390,10 @@ class Composer:
         key = tuple(ordered)
         text = known.get(key)
         if text is None:
-            text = self._elided_except(item, ordered)
+            text = _with_elisions([sentence for sentence, _ in self.cache.sentences(item)], ordered)
             if len(known) < MAX_PARTIALS:
                 known[key] = text
         return text, ordered
-
-    def _elided_except(self, item: MemoryItem, ordered: list[int]) -> str:
-        """``item``'s text with only the sentences at ``ordered`` (ascending) shown."""
-        sentences = self.cache.sentences(item)
-        parts: list[str] = []
-        after = 0  # the first position not passed yet
-        for k in ordered:  # what lies between two shown sentences is one elision mark
-            if k > after:
-                parts.append(ELISION)
-            parts.append(sentences[k][0])
-            after = k + 1
-        if after < len(sentences):
-            parts.append(ELISION)
-        return " ".join(parts)
 
     def _shown_tokens(self, item: MemoryItem, text: str) -> int:
         """What ``item`` costs shown as ``text``: its line and its header."""
@@ -429,13 +434,9 @@ class Composer:
 
     def _elide(self, item: MemoryItem, shown: set[str]) -> tuple[str, int]:
         """``item``'s text with its ``shown`` sentences elided, and its line's tokens."""
-        parts: list[str] = []
-        for sentence, form in self.cache.sentences(item):
-            if form not in shown:
-                parts.append(sentence)
-            elif not parts or parts[-1] != ELISION:
-                parts.append(ELISION)
-        text = " ".join(parts)
+        sentences = self.cache.sentences(item)
+        kept = [k for k, (_, form) in enumerate(sentences) if form not in shown]
+        text = _with_elisions([sentence for sentence, _ in sentences], kept)
         return text, self._line_tokens(item, text)
 
     def _render(
