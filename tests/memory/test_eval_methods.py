@@ -69,6 +69,24 @@ def test_fill_cuts_the_last_piece_at_a_word_boundary():
     assert truncate_words("Ben: one two\nAnna: three four", 4) == "Ben: one two\nAnna:"
 
 
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        ["预算已批准我们下周开始。", "价格是二十五欧元。"],  # Chinese: one run, a word a letter
+        ["ทีมรับของแพนเธอร์สถอดใจที่คะแนน", "ได้อันดับที่หก"],  # Thai: four letters a word
+        ["Budget 预算 approved", "Kawann Short 川 led"],  # a name in Han inside English
+    ],
+)
+def test_fill_cuts_runs_of_unspaced_letters_within_the_words_given(pieces):
+    total = sum(word_count(piece) for piece in pieces)
+    for words in range(total + 1):
+        kept = fill(pieces, words)
+        assert sum(word_count(piece) for piece in kept) <= words
+        assert "".join(kept).replace(" ", "") in "".join(pieces).replace(" ", "")
+    assert fill(pieces, total) == pieces
+    assert truncate_words("预算已批准 OK", 3) == "预算已"
+
+
 def test_a_string_context_splits_into_pieces_at_blank_lines():
     context = as_method_context("one\ntwo\n\n  \nthree", "m")
     assert context.pieces == ("one\ntwo", "three")

@@ -10,6 +10,7 @@ level).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,20 +49,44 @@ def as_method_context(value: Any, method: str) -> MethodContext:
 
 
 def truncate_words(text: str, words: int) -> str:
-    """The first ``words`` words of ``text``, cut at a word boundary (lines kept)."""
-    if words <= 0:
-        return ""
+    """The first ``words`` words of ``text`` as :func:`~rerank_plus.memory.sentences.word_count`
+    counts them, cut at a word boundary (lines kept); in scripts written without spaces, inside
+    a run of letters (a Chinese window is one run, and is many words).
+
+    >>> truncate_words("Ben: one two\\nAnna: three four", 4), truncate_words("预算已批准 OK", 3)
+    ('Ben: one two\\nAnna:', '预算已')
+    """
+    if word_count(text) <= words:
+        return text.strip()
     kept: list[str] = []
     left = words
     for line in text.split("\n"):
-        tokens = line.split()
-        if not tokens:
+        size = word_count(line)
+        if size <= left:
+            if size:
+                kept.append(line.strip())
+                left -= size
             continue
-        kept.append(" ".join(tokens[:left]) if len(tokens) > left else line.strip())
-        left -= min(len(tokens), left)
-        if not left:
-            break
-    return "\n".join(kept)
+        tokens: list[str] = []
+        for token in line.split():
+            size = word_count(token)  # a sum over tokens never counts fewer than the whole
+            if size > left:
+                tokens.append(_head_within(token, left))
+                break
+            tokens.append(token)
+            left -= size
+        kept.append(" ".join(token for token in tokens if token))
+        break
+    return "\n".join(line for line in kept if line)
+
+
+def _head_within(token: str, words: int) -> str:
+    """The longest start of ``token`` that counts at most ``words`` words (a run of letters
+    of a script written without spaces is cut between letters; a prefix never counts more
+    than a longer one)."""
+    return token[
+        : bisect_right(range(1, len(token) + 1), words, key=lambda end: word_count(token[:end]))
+    ]
 
 
 def fill(pieces: Iterable[str], words: int) -> list[str]:
