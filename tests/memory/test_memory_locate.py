@@ -68,3 +68,17 @@ def test_region_hits_keep_the_window_cosine() -> None:
         [Hit(mem.get("w0"), 0.5, dense=0.42)], [Hit(mem.get("m11"), 0.9)], window_of(mem), 0.25
     )
     assert {hit.item.id: hit.dense for hit in regions} == {"w0": 0.42, "w5": None}
+
+
+def test_the_window_with_the_sharpest_hit_outranks_the_middle_of_its_stretch() -> None:
+    """The better neighbour lifts a window, not both: with both, the middle of a stretch on
+    one subject outranked the window holding the best message, and the first window (one
+    neighbour) lost to the second."""
+    mem = memory()
+    windows = {"w2": 0.9, "w3": 0.9, "w4": 0.9, "w1": 0.1, "w0": 0.1, "w5": 0.1}
+    messages = {"m4": 0.9, "m6": 0.85, "m8": 0.5}  # m4 is under w2, m6 under w3
+    assert order(mem, windows, messages, weight=0.25)[0] == "w2"
+    edge = {"w0": 0.9, "w1": 0.8, "w2": 0.8, "w3": 0.2, "w4": 0.1, "w5": 0.1}
+    assert order(mem, edge, {}, weight=0.25)[0] == "w0"
+    last = {"w5": 0.9, "w4": 0.8, "w3": 0.8, "w2": 0.2, "w1": 0.1, "w0": 0.1}
+    assert order(mem, last, {}, weight=0.25)[0] == "w5"

@@ -26,6 +26,7 @@ def test_ready_made_profiles_follow_the_design() -> None:
     assert detail.band_prior["messages"] > detail.band_prior["top"]
     assert profile.policies["recent"].freshness == {"half_life_days": 1.0, "weight": 2.0}
     assert detail.safe_drill and not synthesis.safe_drill
+    assert detail.lead_quotes == 1 and synthesis.lead_quotes == 0  # the best message first
     # detail locates regions (a window, its best message, its neighbours) with its own fusion
     assert detail.drill_from == "regions" and 0 < detail.neighbour_weight < 1
     assert detail.fusion == {"method": "weighted", "normalization": "dbsf"}
@@ -115,6 +116,10 @@ def test_a_memory_section_overrides_one_intent_and_the_tiers(tmp_path: Path) -> 
         (
             {"memory": {"detail": {"drill_from": "messages"}}},
             "memory.detail.drill_from must be one of top, windows, regions, got 'messages'.",
+        ),
+        (
+            {"memory": {"detail": {"lead_quotes": -1}}},
+            "memory.detail.lead_quotes must be an int >= 0, got -1.",
         ),
         (
             {"memory": {"detail": {"neighbour_weight": 1.5}}},

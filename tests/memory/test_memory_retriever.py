@@ -217,6 +217,63 @@ def test_a_naive_now_is_taken_as_utc(retriever: MemoryRetriever) -> None:
     assert naive.text == aware.text
 
 
+def stretch_memory() -> Memory:
+    """Three windows that keep talking about the venue deposit, and one short message, in a
+    window about catering, that gives its amount."""
+    venue = [
+        "The venue deposit terms in euros are in the contract.",
+        "The venue deposit in euros covers chairs.",
+        "The venue opens its doors at nine.",
+        "Parking at the venue is free for guests.",
+        "The venue manager wants the final plan soon.",
+        "Lights at the venue are included.",
+    ]
+    catering = [
+        "Catering sends the menu tomorrow.",
+        "The menu has a vegan option.",
+        "Dessert will be a lemon tart.",
+        "Coffee comes after the speeches.",
+        "Venue deposit: 400 euros.",
+        "Waiters arrive at six.",
+    ]
+    texts = [
+        *catering[:4],
+        "Tickets go on sale in April.",
+        "The poster is nearly done.",
+        *venue,
+        *venue[::-1],
+        *[text.replace("venue", "hall") for text in venue],
+        *catering,
+    ]
+    messages = [MemoryItem(f"m{i}", 0, i, text) for i, text in enumerate(texts)]
+    windows = [
+        MemoryItem(
+            f"w{w}",
+            1,
+            w,
+            " ".join(texts[w * 6 : w * 6 + 2]),
+            covers=tuple(f"m{i}" for i in range(w * 6, w * 6 + 6)),
+        )
+        for w in range(5)
+    ]
+    return Memory([*messages, *windows])
+
+
+def test_the_best_message_found_anywhere_leads_a_small_detail_context() -> None:
+    """The region drilled first (the stretch about the deposit) fills a small budget; the one
+    message that answers sits elsewhere and still comes first."""
+    question = "How many euros is the venue deposit?"
+    context = MemoryRetriever(stretch_memory()).retrieve(question, max_tokens=80)
+    assert context.intent == "detail"
+    assert [item.id for item in context.items][:2] == ["m28", "m6"]
+    drill_only = MemoryRetriever(
+        stretch_memory(), profile={"memory": {"detail": {"lead_quotes": 0}}}
+    ).retrieve(question, max_tokens=80)
+    assert "400 euros" not in drill_only.text and "400 euros" in context.text
+    regions = next(step for step in context.trace.to_dict()["steps"] if step["step"] == "regions")
+    assert regions["top"][0][0] == "w1"  # the answer's window (w4) is not the region drilled
+
+
 def test_a_memory_of_raw_messages_alone_is_answered_from_them() -> None:
     memory = Memory([MemoryItem(f"m{i}", 0, i, text) for i, (_, text) in enumerate(MESSAGES)])
     context = MemoryRetriever(memory).retrieve("Summarize the meeting", max_tokens=200)

@@ -5,8 +5,11 @@ it, and an answer often runs on over several windows. A region's score fuses the
 light-stage score with its best message's (the best passage speaks for its document: MaxP,
 Dai and Callan, SIGIR 2019) through the library's weighted fusion, normalized as DBSF does (a
 message three deviations above the rest keeps its lead), then adds ``neighbour_weight`` times
-the scores of the windows just before and after it, so a window inside a relevant stretch
-ranks above an isolated one.
+the score of the better of the windows just before and after it, so a window inside a
+relevant stretch ranks above an isolated one. The better neighbour, not both: with their sum,
+a middle window of a long stretch on one subject outranked the window that holds the answer
+(the sharpest hit), and the first and last windows (a chat's latest) had one neighbour to
+add where the others had two.
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ def rank_regions(
     by_index = {candidates[i].index: value for i, value in zip(ids, fused, strict=True)}
     region = np.array(
         [
-            value + neighbour_weight * (by_index.get(at - 1, 0.0) + by_index.get(at + 1, 0.0))
+            value + neighbour_weight * max(by_index.get(at - 1, 0.0), by_index.get(at + 1, 0.0))
             for at, value in by_index.items()
         ]
     )

@@ -31,7 +31,7 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
 * ``drill_from``: where the drill-down starts: ``top`` (the highest level: breadth for broad
   questions), ``windows`` (the best window summaries) or ``regions`` (windows ranked with
   their best message and their neighbours, :mod:`rerank_plus.memory.locate`: where a precise
-  answer sits); ``neighbour_weight``, how much a window's neighbours add to its region score;
+  answer sits); ``neighbour_weight``, how much a window's better neighbour adds to its region score;
   ``drill_picks`` per tier, how many items it starts from; ``drill_m`` per tier, how many
   items each cover group may give; ``drill_order``: ``round_robin`` across groups (breadth) or
   ``grouped`` (the best group's items first: a contiguous stretch of the conversation);
@@ -40,6 +40,9 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
 * ``min_relevance``: the dynamic cutoff, a share of the best score under which an item no
   longer earns a place (the marginal gain has dropped).
 * ``safe_drill``: drill again when the quotes hold none of a detail query's keywords.
+* ``lead_quotes``: how many of the best messages found anywhere come before the drilled ones
+  in the quotes' fill (the best single message is where a precise answer most often is, and
+  the stretch drilled from the best region may not hold it); 0 leaves the drill first.
 * ``coverage_blocks``: the blocks filled sentence by sentence for the terms they add to the
   context rather than item by item in order of relevance (:mod:`rerank_plus.memory.coverage`).
 """
@@ -85,6 +88,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "grow": 0,
         "min_relevance": 0.0,
         "safe_drill": False,
+        "lead_quotes": 0,
         "coverage_blocks": ["overview", "extracts", "quotes"],
     },
     # Precise questions: the messages under the best windows, verbatim. Summaries get only
@@ -110,6 +114,9 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "grow": 2,
         "min_relevance": 0.15,
         "safe_drill": True,
+        # the best message first: on QMSum's train meetings more hits (+2 points at 700
+        # tokens), on passages read as a conversation (XQuAD, 4 languages) +3 to +5 at 700
+        "lead_quotes": 1,
         "coverage_blocks": [],
     },
     # "What's new": the latest windows and messages first.
@@ -131,6 +138,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "grow": 0,
         "min_relevance": 0.0,
         "safe_drill": False,
+        "lead_quotes": 0,
         "coverage_blocks": [],
     },
     # "Where do we talk about X": messages naming X first, then what is semantically close.
@@ -152,6 +160,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "grow": 2,
         "min_relevance": 0.0,
         "safe_drill": False,
+        "lead_quotes": 0,
         "coverage_blocks": [],
     },
 }
@@ -181,6 +190,7 @@ class IntentPolicy:
     grow: int
     min_relevance: float
     safe_drill: bool
+    lead_quotes: int
     coverage_blocks: tuple[str, ...]
 
 
@@ -296,6 +306,7 @@ def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
         grow=_check_count(f"{where}.grow", merged["grow"]),
         min_relevance=_check_share(f"{where}.min_relevance", merged["min_relevance"]),
         safe_drill=bool(merged["safe_drill"]),
+        lead_quotes=_check_count(f"{where}.lead_quotes", merged["lead_quotes"]),
         coverage_blocks=_blocks(f"{where}.coverage_blocks", merged["coverage_blocks"]),
     )
 

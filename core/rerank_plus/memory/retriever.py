@@ -371,7 +371,8 @@ class MemoryRetriever:
             overview.sort(key=lambda hit: hit.item.id not in above)
         overview = overview[: policy.overview_items[tier]]
         extracts = self._merge(drilled.get(1, []), by_level.get(1, []) if depth > 1 else [])
-        quotes = self._merge(drilled.get(0, []), by_level.get(0, []))
+        anywhere = by_level.get(0, [])
+        quotes = self._merge([*anywhere[: policy.lead_quotes], *drilled.get(0, [])], anywhere)
         quotes = self._without_fillers(quotes, analysis.entities, trace)
         if intent == "entity" and analysis.entities:
             quotes = [hit for hit in quotes if self._names(hit.item, analysis.entities)]
