@@ -1,4 +1,5 @@
-"""``rerank-plus memory eval``: the memory policy and the baselines on QMSum meetings.
+"""``rerank-plus memory eval``: the memory policy and the baselines on QMSum meetings, or on a
+passage collection read as one conversation.
 
 Registered by the ``memory`` command group (:mod:`rerank_plus.cli.memory`) through
 :func:`add_eval_parser`.
@@ -50,7 +51,9 @@ def add_eval_parser(subparsers: argparse._SubParsersAction) -> argparse.Argument
         "--data",
         type=Path,
         default=DEFAULT_DATA,
-        help="the QMSum folder holding train/ and test/ (default: ../shared/eval/qmsum)",
+        help="the QMSum folder holding train/ and test/ (default: ../shared/eval/qmsum), or a "
+        "BEIR passage collection (corpus.jsonl, queries.jsonl, qrels.tsv) read as one "
+        "conversation: each passage's sentences are messages, each query a specific question",
     )
     parser.add_argument(
         "--budget",
@@ -59,7 +62,11 @@ def add_eval_parser(subparsers: argparse._SubParsersAction) -> argparse.Argument
         help="comma-separated max_tokens for the policy (default: 700,2000,4000)",
     )
     parser.add_argument("--split", default="test", help="train or test (default: test)")
-    parser.add_argument("--limit", type=positive_int, help="the first N meetings only")
+    parser.add_argument(
+        "--limit",
+        type=positive_int,
+        help="the first N meetings only (of a passage collection, its first N queries)",
+    )
     parser.add_argument(
         "--methods",
         type=method_names,

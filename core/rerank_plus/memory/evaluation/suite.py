@@ -1,5 +1,8 @@
 """The whole evaluation in one call: meetings loaded, embeddings cached, methods run, judged
-and written out (what ``rerank-plus memory eval`` and ``benchmarks/memory_eval.py`` run)."""
+and written out (what ``rerank-plus memory eval`` and ``benchmarks/memory_eval.py`` run).
+
+``data`` is a QMSum folder, or a BEIR passage collection read as one conversation
+(:mod:`rerank_plus.memory.evaluation.passages`)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Any
 
 from rerank_plus.memory.evaluation import methods as registry
 from rerank_plus.memory.evaluation.embeddings import EmbeddingCache
+from rerank_plus.memory.evaluation.passages import is_passage_collection, load_passages
 from rerank_plus.memory.evaluation.policy import memory_builder
 from rerank_plus.memory.evaluation.qmsum import load_meetings
 from rerank_plus.memory.evaluation.report import (
@@ -69,14 +73,19 @@ def run_suite(
     retriever_options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Outcome:
-    """Evaluate ``methods`` (default: every available one) on the meetings of ``data/split``.
+    """Evaluate ``methods`` (default: every available one) on the meetings of ``data/split``
+    (of a passage collection: its passages as one conversation, ``limit`` its first queries).
 
     With ``output``, writes ``results.json``, ``tables.md`` and one PNG per metric there.
     ``cache`` is a folder for embeddings (default ``output/embeddings`` when there is an
     output, none otherwise). ``build_options`` go to ``build_memory``, ``retriever_options``
     to ``MemoryRetriever`` (reranker, profile, token_counter, ...).
     """
-    meetings = load_meetings(data, split, limit)
+    meetings = (
+        load_passages(data, limit)
+        if is_passage_collection(data)
+        else load_meetings(data, split, limit)
+    )
     if cache is None and output is not None:
         cache = Path(output) / "embeddings"
     embed = EmbeddingCache(embedder if embedder is not None else default_embedder(), cache)
