@@ -18,6 +18,7 @@ from rerank_plus.memory.evaluation.contexts import (
     truncate_words,
 )
 from rerank_plus.memory.evaluation.embeddings import EmbeddingCache
+from rerank_plus.memory.evaluation.qmsum import parse_meeting
 from rerank_plus.memory.evaluation.report import markdown_tables, plot_metrics, summarize, to_json
 from rerank_plus.memory.evaluation.runner import evaluate
 from rerank_plus.memory.evaluation.views import Piece, Resources, windows
@@ -101,6 +102,30 @@ def test_windows_group_consecutive_turns_up_to_the_size():
     assert all(a.last_turn + 1 == b.first_turn for a, b in itertools.pairwise(cut))
     assert cut[-1].last_turn == 29
     assert all(piece.words >= 40 for piece in cut[:-1])
+
+
+def test_bm25_windows_rank_by_the_words_of_the_question_in_any_language(resources):
+    """The lexical baseline reads Greek through the analysis layer, as the policy's light
+    stage does: the window that names the harbour's fee comes first."""
+    said = "Η συνάντηση συζήτησε το θέμα {} και τα επόμενα βήματα της ομάδας ."  # noqa: RUF001
+    lines = [said.format(n) for n in range(40)]
+    lines[27] = "Το τέλος του λιμανιού είναι τετρακόσια ευρώ τον μήνα για κάθε σκάφος ."  # noqa: RUF001
+    meeting = parse_meeting(
+        "greek",
+        {
+            "meeting_transcripts": [{"speaker": "Ελένη", "content": line} for line in lines],
+            "specific_query_list": [
+                {
+                    "query": "Πόσο είναι το τέλος του λιμανιού;",
+                    "answer": "",
+                    "relevant_text_span": [["27", "27"]],
+                }
+            ],
+        },
+    )
+    (method,) = registry.create(["bm25-windows"], resources)[1]
+    first = as_method_context(method.context(meeting, meeting.queries[0], 200), "bm25").pieces[0]
+    assert "τετρακόσια ευρώ" in first
 
 
 def test_spread_and_evenly_spaced_pieces():

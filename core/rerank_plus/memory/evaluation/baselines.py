@@ -81,6 +81,23 @@ class HybridWindows:
         return join_pieces(fill((texts[r.index] for r in ranked), words))
 
 
+class LexicalWindows:
+    """The same windows ranked by BM25 alone (the project's :class:`BM25Reranker`, whose
+    analysis reads every language it detects): the hybrid's lexical half, for memories in a
+    language the embedding model does not read, where the dense half is noise."""
+
+    name = "bm25-windows"
+
+    def __init__(self, resources: Resources) -> None:
+        self.resources = resources
+        self.reranker = BM25Reranker()
+
+    def context(self, meeting: Meeting, query: Query, words: int) -> str:
+        texts = [piece.text for piece in self.resources.views(meeting).windows]
+        ranked = self.reranker.rank(query.text, texts)
+        return join_pieces(fill((texts[r.index] for r in ranked), words))
+
+
 def spread(count: int, total: int) -> list[int]:
     """``count`` indices spread evenly over ``range(total)``, each in the middle of its
     stretch.

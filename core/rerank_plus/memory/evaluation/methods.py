@@ -29,6 +29,7 @@ from rerank_plus.memory.evaluation.baselines import (
     EvenWindows,
     HybridWindows,
     Lead,
+    LexicalWindows,
 )
 from rerank_plus.memory.evaluation.ceilings import GoldTurns, GreedyOracle
 from rerank_plus.memory.evaluation.policy import CollapsedTree, Policy
@@ -40,6 +41,7 @@ POLICY = "policy"
 BUILTIN: dict[str, Callable[[Resources], Any]] = {
     "dense-windows": DenseWindows,
     "hybrid-windows": HybridWindows,
+    "bm25-windows": LexicalWindows,
     "dense-turns": DenseTurns,
     "even-windows": EvenWindows,
     "even-sentences": EvenSentences,
