@@ -21,6 +21,7 @@ import numpy as np
 from rerank_plus.analysis import Analyzer
 from rerank_plus.analysis.language import dominant_language, resolve_languages
 from rerank_plus.memory.coverage import salience
+from rerank_plus.memory.dense_trust import message_likeness
 from rerank_plus.memory.embedding import Embedder
 from rerank_plus.memory.index_changes import (
     changed_frequencies,
@@ -354,6 +355,12 @@ class MemoryIndex:
         the messages that use it."""
         messages = self.levels[0].postings if self.levels else {}
         return salience({term: len(found) for term, found in messages.items()})
+
+    @cached_property
+    def message_likeness(self) -> float | None:
+        """How alike two different messages' embeddings are on average (None without them):
+        see :mod:`rerank_plus.memory.dense_trust`."""
+        return message_likeness(self.levels[0].vectors if self.levels else None)
 
     @cached_property
     def peak_salience(self) -> float:

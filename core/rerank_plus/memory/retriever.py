@@ -26,6 +26,7 @@ from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.compose import TOKENS_PER_READ, Composer, context_items
 from rerank_plus.memory.context import ContextItem, Guidance, MemoryContext
 from rerank_plus.memory.coverage import Coverage
+from rerank_plus.memory.dense_trust import BLIND_LIKENESS, leaning_lexical
 from rerank_plus.memory.drilldown import drill_down
 from rerank_plus.memory.embedding import as_embedder
 from rerank_plus.memory.index import MemoryIndex
@@ -230,6 +231,15 @@ class MemoryRetriever:
             notes.append("The memory has no summaries: the context quotes raw messages only.")
         allowed = self._filters(analysis, chosen, index.timed, notes, trace)
         fusion = self.profile.fusion if policy.fusion is None else policy.fusion
+        likeness = index.message_likeness
+        if query_vector is not None and likeness is not None and likeness > BLIND_LIKENESS:
+            fusion = leaning_lexical(fusion)
+            notes.append(
+                f"The embedding model barely tells this memory's messages apart (mean cosine "
+                f"{likeness:.2f} between two of them): the lexical score leads the ranking. A "
+                "model that reads the memory's language would help."
+            )
+            trace.step("dense", likeness=likeness, fusion=fusion)
         search = LevelSearch(index, self.reranker, policy, fusion, moment, analysis.entities)
         candidates = self._candidates(
             query, analysis, chosen, policy, tier, max_tokens, search, query_vector, allowed, trace

@@ -1,0 +1,64 @@
+"""Whether the embedding model tells a memory's messages apart, and the fusion that follows.
+
+An embedding model reads the languages it learned; on others it maps every message to nearly
+the same direction, and its cosine ranks by noise. How alike two different messages of the
+memory are on average (:func:`message_likeness`) shows it without knowing the model or the
+language: all-MiniLM-L6-v2 gives 0.16 to 0.29 on each of QMSum's 143 English meetings and 0.22
+on XQuAD's German passages, which it partly reads, but 0.41, 0.49 and 0.62 on the Thai, Chinese
+and Arabic ones. Past :data:`BLIND_LIKENESS` the light stage's fusion gives the lexical score
+:data:`LEXICAL_WEIGHT` of the weight (:func:`leaning_lexical`): on XQuAD read as a
+conversation that took gold recall at 2,000 tokens from 0.55 to 0.85 in Thai and from 0.87 to
+0.94 in Chinese, where the dense half had pulled noise to the top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+#: Two different messages this alike on average: the model does not read the memory's language.
+BLIND_LIKENESS = 0.35
+#: The lexical score's weight in the fusion then.
+LEXICAL_WEIGHT = 0.9
+#: The weights each fusion method takes (the lexical reranker's, against the dense cosine).
+_WEIGHTS = {
+    "weighted": ("alpha",),
+    "rrf": ("alpha",),
+    "adaptive": ("alpha", "unread_alpha", "unknown_alpha", "unread_script_alpha"),
+}
+
+
+def message_likeness(vectors: np.ndarray | None) -> float | None:
+    """The mean cosine of two different rows of ``vectors`` (unit rows), or None with fewer
+    than two: the sum over all pairs is the squared norm of the rows' sum, less the n pairs of
+    a row with itself.
+
+    >>> message_likeness(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]]))
+    0.3333333333333333
+    """
+    if vectors is None or len(vectors) < 2:
+        return None
+    count = len(vectors)
+    total = np.asarray(vectors, dtype=np.float64).sum(axis=0)
+    norms = np.einsum("ij,ij->i", vectors, vectors).sum()  # n for unit rows, less for zero rows
+    return float((total @ total - norms) / (count * (count - 1)))
+
+
+def leaning_lexical(fusion: Mapping[str, Any] | str) -> Mapping[str, Any] | str:
+    """``fusion`` with the lexical score's weight raised to :data:`LEXICAL_WEIGHT` (kept where
+    it is higher); a fusion of another kind is returned as it is.
+
+    >>> leaning_lexical("rrf")
+    {'method': 'rrf', 'alpha': 0.9}
+    >>> leaning_lexical({"method": "weighted", "normalization": "dbsf", "alpha": 0.95})
+    {'method': 'weighted', 'normalization': 'dbsf', 'alpha': 0.95}
+    """
+    settings: dict[str, Any] = {"method": fusion} if isinstance(fusion, str) else dict(fusion)
+    names = _WEIGHTS.get(settings.get("method", "adaptive"))
+    if names is None:
+        return fusion
+    for name in names:
+        settings[name] = max(float(settings.get(name, 0.0)), LEXICAL_WEIGHT)
+    return settings

@@ -1,0 +1,88 @@
+"""An embedding model that does not tell a memory's messages apart: the lexical score leads."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+from rerank_plus.memory import Memory, MemoryItem, MemoryRetriever
+from rerank_plus.memory.dense_trust import (
+    BLIND_LIKENESS,
+    LEXICAL_WEIGHT,
+    leaning_lexical,
+    message_likeness,
+)
+
+from tests.memory.eval_meetings import hashed_words
+
+MESSAGES = [
+    "The venue in Lyon costs 900 euros for two days.",
+    "Marketing wants the launch moved to March.",
+    "The audit found two security issues in the payment module.",
+    "I can fix both payment issues by Friday.",
+    "The logo will be green and white, like the old one.",
+    "Deploy command is make release at midnight.",
+    "Catering sends the menu tomorrow morning.",
+    "The poster for the launch is nearly done.",
+]
+
+
+def blind(texts: list[str]) -> np.ndarray:
+    """Every text near one direction, the small rest noise: a model that does not read them
+    (and here, ranks the catering message above all for any question)."""
+    rows = np.ones((len(texts), 16), dtype=np.float32)
+    for row, text in enumerate(texts):
+        seed = 7 if "Catering" in text or "?" in text else zlib.crc32(text.encode())
+        rows[row] += 0.2 * np.random.default_rng(seed).standard_normal(16)
+    return rows
+
+
+def memory() -> Memory:
+    return Memory([MemoryItem(f"m{i}", 0, i, text) for i, text in enumerate(MESSAGES)])
+
+
+def test_likeness_is_the_mean_cosine_of_two_different_messages() -> None:
+    rows = hashed_words(MESSAGES)
+    unit = rows / np.linalg.norm(rows, axis=1, keepdims=True)
+    pairs = [unit[i] @ unit[j] for i in range(len(unit)) for j in range(len(unit)) if i != j]
+    assert message_likeness(unit) == pytest.approx(np.mean(pairs))
+    assert message_likeness(unit[:1]) is None and message_likeness(None) is None
+
+
+def test_a_blind_model_lets_the_lexical_score_lead_and_says_so() -> None:
+    question = "When is the launch?"
+    context = MemoryRetriever(memory(), embedder=blind).retrieve(question, max_tokens=40)
+    assert "launch" in context.items[0].text  # without the lean, the catering message led
+    (note,) = [n for n in context.guidance.notes if "barely tells" in n]
+    assert "the lexical score leads the ranking" in note
+    step = next(s for s in context.trace.to_dict()["steps"] if s["step"] == "dense")
+    assert step["likeness"] > BLIND_LIKENESS
+    # a model that reads the messages keeps its weight, and says nothing
+    reading = MemoryRetriever(memory(), embedder=hashed_words).retrieve(question, max_tokens=40)
+    assert not any("barely tells" in n for n in reading.guidance.notes)
+    assert all(s["step"] != "dense" for s in reading.trace.to_dict()["steps"])
+
+
+@pytest.mark.parametrize(
+    ("fusion", "expected"),
+    [
+        ("rrf", {"method": "rrf", "alpha": LEXICAL_WEIGHT}),
+        (
+            {"method": "weighted", "normalization": "dbsf"},
+            {"method": "weighted", "normalization": "dbsf", "alpha": LEXICAL_WEIGHT},
+        ),
+        (
+            {"method": "adaptive", "unread_script_alpha": 0.95},
+            {
+                "method": "adaptive",
+                "alpha": LEXICAL_WEIGHT,
+                "unread_alpha": LEXICAL_WEIGHT,
+                "unknown_alpha": LEXICAL_WEIGHT,
+                "unread_script_alpha": 0.95,
+            },
+        ),
+    ],
+)
+def test_leaning_lexical_raises_the_lexical_weight_only(fusion, expected) -> None:
+    assert leaning_lexical(fusion) == expected
