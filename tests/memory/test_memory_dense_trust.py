@@ -48,6 +48,12 @@ def test_likeness_is_the_mean_cosine_of_two_different_messages() -> None:
     pairs = [unit[i] @ unit[j] for i in range(len(unit)) for j in range(len(unit)) if i != j]
     assert message_likeness(unit) == pytest.approx(np.mean(pairs))
     assert message_likeness(unit[:1]) is None and message_likeness(None) is None
+    # a large memory is read on evenly spaced messages: about the same mean, at a bounded cost
+    rows = np.random.default_rng(3).standard_normal((9000, 32)) + 0.5
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    total = rows.sum(axis=0)
+    exact = (total @ total - len(rows)) / (len(rows) * (len(rows) - 1))
+    assert message_likeness(rows) == pytest.approx(exact, abs=0.01)
 
 
 def test_a_blind_model_lets_the_lexical_score_lead_and_says_so() -> None:

@@ -31,8 +31,8 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
 * ``drill_from``: where the drill-down starts: ``top`` (the highest level: breadth for broad
   questions), ``windows`` (the best window summaries) or ``regions`` (windows ranked with
   their best message and their neighbours, :mod:`rerank_plus.memory.locate`: where a precise
-  answer sits); ``neighbour_weight``, how much a window's better neighbour adds to its region score;
-  ``drill_picks`` per tier, how many items it starts from; ``drill_m`` per tier, how many
+  answer sits); ``neighbour_weight``, how much a window's better neighbour adds to its region
+  score; ``drill_picks`` per tier, how many items it starts from; ``drill_m`` per tier, how many
   items each cover group may give; ``drill_order``: ``round_robin`` across groups (breadth) or
   ``grouped`` (the best group's items first: a contiguous stretch of the conversation);
   ``grow``: how many of the best windows bring their neighbouring windows along (an answer
