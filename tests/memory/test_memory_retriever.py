@@ -217,9 +217,9 @@ def test_a_naive_now_is_taken_as_utc(retriever: MemoryRetriever) -> None:
     assert naive.text == aware.text
 
 
-def stretch_memory() -> Memory:
-    """Three windows that keep talking about the venue deposit, and one short message, in a
-    window about catering, that gives its amount."""
+def stretch_memory(talk_goes_on: bool = True) -> Memory:
+    """Three windows that keep talking about the venue deposit (or the second turns to small
+    talk), and one short message, in a window about catering, that gives its amount."""
     venue = [
         "The venue deposit terms in euros are in the contract.",
         "The venue deposit in euros covers chairs.",
@@ -236,15 +236,31 @@ def stretch_memory() -> Memory:
         "Venue deposit: 400 euros.",
         "Waiters arrive at six.",
     ]
-    texts = [
-        *catering[:4],
-        "Tickets go on sale in April.",
-        "The poster is nearly done.",
-        *venue,
-        *venue[::-1],
-        *[text.replace("venue", "hall") for text in venue],
-        *catering,
-    ]
+    return windows_of_six(
+        [
+            *catering[:4],
+            "Tickets go on sale in April.",
+            "The poster is nearly done.",
+            *venue,
+            *(venue[::-1] if talk_goes_on else SMALL_TALK),
+            *[text.replace("venue", "hall") for text in venue],
+            *catering,
+        ]
+    )
+
+
+SMALL_TALK = [
+    "Tickets go on sale in April.",
+    "The poster is nearly done.",
+    "The band rehearses on Friday.",
+    "Flyers go out next week.",
+    "The website lists the speakers.",
+    "Photos will be shared after.",
+]
+
+
+def windows_of_six(texts: list[str]) -> Memory:
+    """Messages in windows of six, each summarized by its first two messages."""
     messages = [MemoryItem(f"m{i}", 0, i, text) for i, text in enumerate(texts)]
     windows = [
         MemoryItem(
@@ -254,7 +270,7 @@ def stretch_memory() -> Memory:
             " ".join(texts[w * 6 : w * 6 + 2]),
             covers=tuple(f"m{i}" for i in range(w * 6, w * 6 + 6)),
         )
-        for w in range(5)
+        for w in range(len(texts) // 6)
     ]
     return Memory([*messages, *windows])
 
@@ -272,6 +288,23 @@ def test_the_best_message_found_anywhere_leads_a_small_detail_context() -> None:
     assert "400 euros" not in drill_only.text and "400 euros" in context.text
     regions = next(step for step in context.trace.to_dict()["steps"] if step["step"] == "regions")
     assert regions["top"][0][0] == "w1"  # the answer's window (w4) is not the region drilled
+
+
+def test_a_small_budget_drills_the_lead_s_window_over_a_neighbour_off_the_subject() -> None:
+    """The best region's next window turns to small talk: the window of the message that
+    answers ranks above it and is drilled in its place; without a lead quote it is not."""
+    question = "How many euros is the venue deposit?"
+
+    def drilled(profile: dict | None = None) -> list[str]:
+        retriever = MemoryRetriever(stretch_memory(talk_goes_on=False), profile=profile)
+        steps = retriever.retrieve(question, max_tokens=80).trace.to_dict()["steps"]
+        return next(step for step in steps if step["step"] == "drill_down")["parents"]
+
+    assert drilled() == ["w1", "w4"]
+    assert drilled({"memory": {"detail": {"lead_quotes": 0}}}) == ["w1", "w2"]
+    # where the talk goes on, the next window ranks above the answer's and stays
+    steps = MemoryRetriever(stretch_memory()).retrieve(question, max_tokens=80).trace.to_dict()
+    assert next(s for s in steps["steps"] if s["step"] == "drill_down")["parents"] == ["w1", "w2"]
 
 
 def test_a_memory_of_raw_messages_alone_is_answered_from_them() -> None:

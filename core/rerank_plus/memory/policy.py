@@ -42,7 +42,8 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
 * ``safe_drill``: drill again when the quotes hold none of a detail query's keywords.
 * ``lead_quotes``: how many of the best messages found anywhere come before the drilled ones
   in the quotes' fill (the best single message is where a precise answer most often is, and
-  the stretch drilled from the best region may not hold it); 0 leaves the drill first.
+  the stretch drilled from the best region may not hold it), and the best one's window takes
+  the second drilled place when it ranks above the window there; 0 leaves the drill first.
 * ``coverage_blocks``: the blocks filled sentence by sentence for the terms they add to the
   context rather than item by item in order of relevance (:mod:`rerank_plus.memory.coverage`).
 """

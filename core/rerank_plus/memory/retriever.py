@@ -347,6 +347,8 @@ class MemoryRetriever:
         picks = ranked[: policy.drill_picks[tier]]
         if start == 1 and policy.grow:
             picks = self._grown(ranked, policy.grow)[: policy.drill_picks[tier]]
+        if start == 1 and policy.lead_quotes and by_level.get(0):
+            picks = self._with_lead_window(picks, ranked, by_level[0][0].item.id)
         drilled = drill_down(
             self.memory,
             search,
@@ -465,6 +467,19 @@ class MemoryRetriever:
             if position < grow:
                 order += [row[i] for i in (hit.item.index + 1, hit.item.index - 1) if i in row]
         return MemoryRetriever._merge(order, [])
+
+    def _with_lead_window(self, picks: list[Hit], ranked: list[Hit], lead: str) -> list[Hit]:
+        """``picks`` with the window of the best message found anywhere (``lead``) in the
+        second place when it ranks above the window there: the best region's grown neighbour
+        carries a long discussion on, but an answer that one message holds sharply sits in
+        that message's window, and a small budget drills two windows only."""
+        window = self.index().window_of.get(lead)
+        if len(picks) < 2 or window is None or any(hit.item.id == window.id for hit in picks):
+            return picks
+        found = next((hit for hit in ranked if hit.item.id == window.id), None)
+        if found is None or found.score <= picks[1].score:
+            return picks
+        return [picks[0], found, *picks[2:]]
 
     @staticmethod
     def _merge(first: Sequence[Hit], then: Sequence[Hit]) -> list[Hit]:
