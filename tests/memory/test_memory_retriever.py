@@ -301,6 +301,9 @@ def test_a_small_budget_drills_the_lead_s_window_over_a_neighbour_off_the_subjec
         return next(step for step in steps if step["step"] == "drill_down")["parents"]
 
     assert drilled() == ["w1", "w4"]
+    steps = MemoryRetriever(stretch_memory(talk_goes_on=False)).retrieve(question, max_tokens=80)
+    swap = next(s for s in steps.trace.to_dict()["steps"] if s["step"] == "lead_window")
+    assert swap == {"step": "lead_window", "message": "m28", "window": "w4", "instead_of": "w2"}
     assert drilled({"memory": {"detail": {"lead_quotes": 0}}}) == ["w1", "w2"]
     # where the talk goes on, the next window ranks above the answer's and stays
     steps = MemoryRetriever(stretch_memory()).retrieve(question, max_tokens=80).trace.to_dict()

@@ -348,7 +348,7 @@ class MemoryRetriever:
         if start == 1 and policy.grow:
             picks = self._grown(ranked, policy.grow)[: policy.drill_picks[tier]]
         if start == 1 and policy.lead_quotes and by_level.get(0):
-            picks = self._with_lead_window(picks, ranked, by_level[0][0].item.id)
+            picks = self._with_lead_window(picks, ranked, by_level[0][0].item.id, trace)
         drilled = drill_down(
             self.memory,
             search,
@@ -468,7 +468,9 @@ class MemoryRetriever:
                 order += [row[i] for i in (hit.item.index + 1, hit.item.index - 1) if i in row]
         return MemoryRetriever._merge(order, [])
 
-    def _with_lead_window(self, picks: list[Hit], ranked: list[Hit], lead: str) -> list[Hit]:
+    def _with_lead_window(
+        self, picks: list[Hit], ranked: list[Hit], lead: str, trace: Trace
+    ) -> list[Hit]:
         """``picks`` with the window of the best message found anywhere (``lead``) in the
         second place when it ranks above the window there: the best region's grown neighbour
         carries a long discussion on, but an answer that one message holds sharply sits in
@@ -479,6 +481,7 @@ class MemoryRetriever:
         found = next((hit for hit in ranked if hit.item.id == window.id), None)
         if found is None or found.score <= picks[1].score:
             return picks
+        trace.step("lead_window", message=lead, window=window.id, instead_of=picks[1].item.id)
         return [picks[0], found, *picks[2:]]
 
     @staticmethod
