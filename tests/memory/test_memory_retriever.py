@@ -310,6 +310,22 @@ def test_a_small_budget_drills_the_lead_s_window_over_a_neighbour_off_the_subjec
     assert next(s for s in steps["steps"] if s["step"] == "drill_down")["parents"] == ["w1", "w2"]
 
 
+def test_a_drilled_window_is_read_whole_though_its_words_miss_the_question() -> None:
+    """Lexical only, the messages around the answer score 0: the dynamic cutoff passes them
+    in a drilled window (the answer's neighbours), and still stops the others."""
+    context = MemoryRetriever(stretch_memory(talk_goes_on=False)).retrieve(
+        "How many euros is the venue deposit?", max_tokens=400
+    )
+    shown = [item.id for item in context.items]
+    assert {"m24", "m25", "m26", "m27", "m28", "m29"} <= set(shown)  # the answer's window
+    cut = {
+        rejected["id"]
+        for rejected in context.trace.to_dict()["rejected"]
+        if rejected["reason"] == "below the dynamic cutoff"
+    }
+    assert "m0" in cut and not cut & set(shown)
+
+
 def test_a_memory_of_raw_messages_alone_is_answered_from_them() -> None:
     memory = Memory([MemoryItem(f"m{i}", 0, i, text) for i, (_, text) in enumerate(MESSAGES)])
     context = MemoryRetriever(memory).retrieve("Summarize the meeting", max_tokens=200)

@@ -20,7 +20,7 @@ A broad question's blocks may be filled sentence by sentence instead, for the te
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
@@ -184,10 +184,14 @@ class Composer:
         trace: Trace,
         show_order: Sequence[str] = BLOCKS,
         coverage: Coverage | None = None,
+        drilled: Collection[str] = frozenset(),
     ) -> Composition:
         """The context: each block filled in ``fill_order`` with its quota, item by item in
         the order of its candidates, or, for the blocks ``coverage`` names, sentence by
-        sentence for what they add (:mod:`rerank_plus.memory.coverage`)."""
+        sentence for what they add (:mod:`rerank_plus.memory.coverage`). The dynamic cutoff
+        passes the items the drill-down kept (``drilled``, ids): a drilled stretch is read
+        whole, and its messages that share no word with the question (a lexical-only memory
+        scores them 0) are where the answer runs on."""
         state = _FillState()
 
         def fill(block: str, allowance: float, step: Trace | None) -> float:
@@ -198,7 +202,7 @@ class Composer:
                 left = self._fill_coverage(block, pool, allowance, state, coverage, step)
                 state.coverage_left[block] = left
                 return left
-            return self._fill(block, pool, allowance, min_relevance, state, step, coverage)
+            return self._fill(block, pool, allowance, min_relevance, state, step, coverage, drilled)
 
         carry = 0.0
         for block in fill_order:  # each block its quota, plus what the blocks before it left
@@ -218,6 +222,7 @@ class Composer:
         state: _FillState,
         trace: Trace | None,
         coverage: Coverage | None = None,
+        drilled: Collection[str] = frozenset(),
     ) -> float:
         """Accept ``pool``'s items in order while they fit ``allowance``; what is left."""
         best = max((hit.score for hit in pool), default=0.0)
@@ -229,7 +234,7 @@ class Composer:
             item = hit.item
             if item.id in state.placed_ids:
                 continue
-            if best > 0 and hit.score < min_relevance * best:
+            if best > 0 and hit.score < min_relevance * best and item.id not in drilled:
                 if trace:
                     trace.reject(item.id, "below the dynamic cutoff", block=block)
                 continue

@@ -241,7 +241,7 @@ class MemoryRetriever:
             )
             trace.step("dense", likeness=likeness, fusion=fusion)
         search = LevelSearch(index, self.reranker, policy, fusion, moment, analysis.entities)
-        candidates = self._candidates(
+        candidates, drilled = self._candidates(
             query, analysis, chosen, policy, tier, max_tokens, search, query_vector, allowed, trace
         )
         trace.timed("search")
@@ -259,6 +259,7 @@ class MemoryRetriever:
             policy.min_relevance,
             trace,
             policy.show_order,
+            drilled=drilled,
             coverage=_coverage(index, policy.coverage_blocks, by_relevance=bool(analysis.keywords))
             if policy.coverage_blocks
             else None,
@@ -313,7 +314,8 @@ class MemoryRetriever:
         query_vector: Any,
         allowed: Callable[[int], Allowed | None],
         trace: Trace,
-    ) -> dict[str, list[Hit]]:
+    ) -> tuple[dict[str, list[Hit]], frozenset[str]]:
+        """Each block's candidates, and the ids of the items the drill-down kept."""
         depth = self.memory.depth
         # what the largest block could read of a level (see compose.TOKENS_PER_READ)
         readable = max(1, int(max_tokens * max(policy.quotas.values()) // TOKENS_PER_READ))
@@ -392,7 +394,8 @@ class MemoryRetriever:
             overview = self._entity_first(overview, analysis.entities)
         if depth <= 2:
             overview = []
-        return {"overview": overview, "extracts": extracts, "quotes": quotes}
+        kept = frozenset(hit.item.id for hits in drilled.values() for hit in hits)
+        return {"overview": overview, "extracts": extracts, "quotes": quotes}, kept
 
     def _safe_drill(
         self,
