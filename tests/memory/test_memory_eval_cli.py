@@ -77,3 +77,21 @@ def test_a_run_prints_tables_and_writes_results(tmp_path, capsys, monkeypatch):
     assert (out / "tables.md").read_text() in printed
     assert (out / "gold_recall.png").is_file()
     assert list((out / "embeddings").glob("model-*/shard-*.npz"))
+
+
+def test_a_lexical_only_run_builds_and_asks_without_an_embedding_model(tmp_path, capsys):
+    data = tmp_path / "qmsum" / "test"
+    data.mkdir(parents=True)
+    (data / "design.json").write_text(json.dumps(DESIGN_MEETING))
+    out = tmp_path / "out"
+    arguments = ["memory", "eval", "--data", str(tmp_path / "qmsum"), "--budget", "200"]
+    code = main([*arguments, "--lexical-only", "--output", str(out), "--quiet"])
+    assert code == 0
+    results = json.loads((out / "results.json").read_text())
+    ran = {r["method"] for r in results["records"]}
+    assert "policy" in ran and "bm25-windows" in ran and "hybrid-windows" not in ran
+    assert not (out / "embeddings").exists()  # nothing was embedded
+    assert "| policy |" in capsys.readouterr().out
+    code = main([*arguments, "--lexical-only", "--methods", "policy,dense-turns"])
+    assert code == 2
+    assert "dense-turns need(s) an embedding model" in capsys.readouterr().err

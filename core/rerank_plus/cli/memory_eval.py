@@ -87,6 +87,12 @@ def add_eval_parser(subparsers: argparse._SubParsersAction) -> argparse.Argument
         "--embedder",
         help="a sentence-transformers model name or folder (default: all-MiniLM-L6-v2)",
     )
+    parser.add_argument(
+        "--lexical-only",
+        action="store_true",
+        help="no embedding model: the memory built and the policy run without one, against "
+        "the methods that need none (bm25-windows, even-*, lead, the ceilings)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.set_defaults(run=run)
     return parser
@@ -116,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
         cache=args.cache,
         embedder=embedder,
         progress=None if args.quiet else lambda line: print(line, file=sys.stderr),
+        lexical_only=args.lexical_only,
     )
     print(outcome.tables)
     if outcome.files:

@@ -30,7 +30,7 @@ class DenseWindows:
 
     def prepare(self, meeting: Meeting) -> None:
         """Embed the meeting's windows (timed apart from the queries)."""
-        self.resources.embed([p.text for p in self.resources.views(meeting).windows])
+        self.resources.rows([p.text for p in self.resources.views(meeting).windows])
 
     def context(self, meeting: Meeting, query: Query, words: int) -> str:
         pieces = dense_order(self.resources, query.text, self.resources.views(meeting).windows)
@@ -48,7 +48,7 @@ class DenseTurns:
 
     def prepare(self, meeting: Meeting) -> None:
         """Embed the meeting's turns (timed apart from the queries)."""
-        self.resources.embed(self._said(meeting))
+        self.resources.rows(self._said(meeting))
 
     def _said(self, meeting: Meeting) -> list[str]:
         return [meeting.turns[p.first_turn].text for p in self.resources.views(meeting).turns]
@@ -72,7 +72,7 @@ class HybridWindows:
 
     def prepare(self, meeting: Meeting) -> None:
         """Embed the meeting's windows (timed apart from the queries)."""
-        self.resources.embed([p.text for p in self.resources.views(meeting).windows])
+        self.resources.rows([p.text for p in self.resources.views(meeting).windows])
 
     def context(self, meeting: Meeting, query: Query, words: int) -> str:
         texts = [piece.text for piece in self.resources.views(meeting).windows]

@@ -7,7 +7,7 @@ declares it as an entry point of the group :data:`PLUGIN_GROUP`, named after the
     [project.entry-points."rerank_plus.memory_baselines"]
     automerging = "llamaindex_rerank_plus.memory_baseline:AutoMergingBaseline"
 
-The object loaded is called with the run's :class:`~.views.Resources` (``resources.embed``
+The object loaded is called with the run's :class:`~.views.Resources` (``resources.embed``, None in a lexical-only run,
 maps texts to unit vectors, each text embedded once) and returns a method: a ``name`` and
 ``context(meeting, query, words)``. A plugin whose import fails is reported by name, with
 the reason, when it is asked for. Entry points are read from the installed metadata (after
@@ -52,6 +52,10 @@ BUILTIN: dict[str, Callable[[Resources], Any]] = {
 }
 #: Methods that need the policy's memory (``rerank_plus.memory.build_memory``).
 NEEDS_MEMORY = frozenset({POLICY, "collapsed-tree"})
+#: Methods that run without an embedding model (a lexical-only run keeps these only).
+LEXICAL = frozenset(
+    {POLICY, "bm25-windows", "even-windows", "even-sentences", "lead", "gold-turns", "oracle"}
+)
 
 
 def plugins() -> dict[str, Any]:

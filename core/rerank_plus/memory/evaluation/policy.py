@@ -21,9 +21,9 @@ from rerank_plus.memory.evaluation.views import Embed, Resources
 from rerank_plus.selection.budget import approximate_tokens
 
 
-def memory_builder(embed: Embed, options: Mapping[str, Any] | None = None) -> Any:
+def memory_builder(embed: Embed | None, options: Mapping[str, Any] | None = None) -> Any:
     """A function from a meeting to its memory: ``build_memory`` over the turns, with
-    ``embed`` as the embedder and ``options`` as its keywords."""
+    ``embed`` as the embedder (None: lexical only) and ``options`` as its keywords."""
     from rerank_plus.memory import build_memory
 
     def build(meeting: Meeting) -> Any:
@@ -115,7 +115,7 @@ class CollapsedTree:
             vectors: list[Any] = [item.embedding for item in items]
             missing = [n for n, vector in enumerate(vectors) if vector is None]
             if missing:
-                computed = self.resources.embed([items[n].text for n in missing])
+                computed = self.resources.rows([items[n].text for n in missing])
                 for n, row in zip(missing, computed, strict=True):
                     vectors[n] = row
             matrix = np.asarray(vectors, dtype=np.float32).reshape(len(items), -1)
@@ -127,6 +127,6 @@ class CollapsedTree:
         texts, vectors = self.index(meeting)
         if not texts:
             return ""
-        scores = vectors @ self.resources.embed([query.text])[0]
+        scores = vectors @ self.resources.rows([query.text])[0]
         order = np.argsort(-scores, kind="stable")
         return join_pieces(fill((texts[i] for i in order), words))

@@ -72,6 +72,7 @@ def run_suite(
     build_options: dict[str, Any] | None = None,
     retriever_options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    lexical_only: bool = False,
 ) -> Outcome:
     """Evaluate ``methods`` (default: every available one) on the meetings of ``data/split``
     (of a passage collection: its passages as one conversation, ``limit`` its first queries).
@@ -79,7 +80,9 @@ def run_suite(
     With ``output``, writes ``results.json``, ``tables.md`` and one PNG per metric there.
     ``cache`` is a folder for embeddings (default ``output/embeddings`` when there is an
     output, none otherwise). ``build_options`` go to ``build_memory``, ``retriever_options``
-    to ``MemoryRetriever`` (reranker, profile, token_counter, ...).
+    to ``MemoryRetriever`` (reranker, profile, token_counter, ...). ``lexical_only``: no
+    embedding model at all (the memory built and the policy run without one, as a user without
+    one runs them), and only the methods of :data:`~.methods.LEXICAL`.
     """
     meetings = (
         load_passages(data, limit)
@@ -88,8 +91,14 @@ def run_suite(
     )
     if cache is None and output is not None:
         cache = Path(output) / "embeddings"
-    embed = EmbeddingCache(embedder if embedder is not None else default_embedder(), cache)
     names = list(methods) if methods else default_methods()
+    if lexical_only:
+        names = _lexical(names, named=bool(methods))
+    embed = (
+        None
+        if lexical_only
+        else EmbeddingCache(embedder if embedder is not None else default_embedder(), cache)
+    )
     needs_memory = bool(registry.NEEDS_MEMORY & set(names))
     resources = Resources(
         embed, build_memory=memory_builder(embed, build_options) if needs_memory else None
@@ -102,9 +111,10 @@ def run_suite(
         reference=reference,
         progress=progress,
         before_meeting=resources.prepare,
-        after_meeting=lambda meeting: embed.flush(),
+        after_meeting=None if embed is None else lambda meeting: embed.flush(),
     )
-    embed.flush()
+    if embed is not None:
+        embed.flush()
     summary = summarize(run)
     tables = markdown_tables(summary, run.reference)
     if run.reference is not None:
@@ -118,4 +128,16 @@ def run_suite(
         (folder / "tables.md").write_text(tables, encoding="utf-8")
         files = [folder / "results.json", folder / "tables.md"]
         files += plot_metrics(summary, folder, run.reference)
-    return Outcome(run, summary, tables, files, embed.embedded)
+    return Outcome(run, summary, tables, files, 0 if embed is None else embed.embedded)
+
+
+def _lexical(names: list[str], *, named: bool) -> list[str]:
+    """The methods of a lexical-only run: those that need no embedding model (asked for by
+    name, any other is an error)."""
+    dense = [name for name in names if name not in registry.LEXICAL]
+    if dense and named:
+        raise ValueError(
+            f"{', '.join(dense)} need(s) an embedding model; leave them out of a lexical-only "
+            f"run (it runs {', '.join(sorted(registry.LEXICAL))})."
+        )
+    return [name for name in names if name in registry.LEXICAL]

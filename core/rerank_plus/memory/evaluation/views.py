@@ -100,12 +100,12 @@ Embed = Callable[[Sequence[str]], np.ndarray]
 
 class Resources:
     """What the methods of one run share: an embedding function (texts -> unit rows, e.g. an
-    :class:`~.embeddings.EmbeddingCache`), each meeting's views, and each meeting's memory
-    (built once, for the policy and the collapsed tree alike)."""
+    :class:`~.embeddings.EmbeddingCache`; None in a lexical-only run), each meeting's views,
+    and each meeting's memory (built once, for the policy and the collapsed tree alike)."""
 
     def __init__(
         self,
-        embed: Embed,
+        embed: Embed | None,
         *,
         build_memory: Callable[[Meeting], Any] | None = None,
     ) -> None:
@@ -122,14 +122,21 @@ class Resources:
     def prepare(self, meeting: Meeting) -> None:
         """Embed the meeting's queries in one batch, so that no method's latency pays for
         embedding a query the first time."""
-        self.embed([query.text for query in meeting.queries])
+        if self.embed is not None:
+            self.embed([query.text for query in meeting.queries])
+
+    def rows(self, texts: Sequence[str]) -> np.ndarray:
+        """The texts' embeddings (unit rows)."""
+        if self.embed is None:
+            raise ValueError("a lexical-only run has no embeddings; leave dense methods out.")
+        return self.embed(texts)
 
     def similarities(self, query: str, texts: Sequence[str]) -> np.ndarray:
         """Cosine of the query with each text (embeddings are unit rows)."""
         if not texts:
             return np.zeros(0, dtype=np.float32)
-        rows = self.embed(list(texts))
-        return rows @ self.embed([query])[0]
+        rows = self.rows(list(texts))
+        return rows @ self.rows([query])[0]
 
     def memory(self, meeting: Meeting) -> Any:
         """The meeting's :class:`~rerank_plus.memory.Memory`, built from its turns once."""
