@@ -38,7 +38,7 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
   ``grow``: how many of the best windows bring their neighbouring windows along (an answer
   often runs past a window's edge); 0 turns it off.
 * ``min_relevance``: the dynamic cutoff, a share of the best score under which an item no
-  longer earns a place (the marginal gain has dropped).
+  longer earns a place (the marginal gain has dropped); what the drill-down kept passes it.
 * ``safe_drill``: drill again when the quotes hold none of a detail query's keywords.
 * ``lead_quotes``: how many of the best messages found anywhere come before the drilled ones
   in the quotes' fill (the best single message is where a precise answer most often is, and

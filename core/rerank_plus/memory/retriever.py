@@ -8,8 +8,8 @@ an annotated context within a token budget.
 ...     MemoryItem("s0", 1, 0, "The launch moves to March; budget approved.", covers=("m0", "m1")),
 ... ])
 >>> context = MemoryRetriever(memory).retrieve("when is the launch?", max_tokens=200)
->>> [item.id for item in context.items if item.block == "quotes"]
-['m0']
+>>> [item.id for item in context.items if item.block == "quotes"]  # the answer, then its window's
+['m0', 'm1']
 """
 
 from __future__ import annotations

@@ -7,12 +7,13 @@ declares it as an entry point of the group :data:`PLUGIN_GROUP`, named after the
     [project.entry-points."rerank_plus.memory_baselines"]
     automerging = "llamaindex_rerank_plus.memory_baseline:AutoMergingBaseline"
 
-The object loaded is called with the run's :class:`~.views.Resources` (``resources.embed``, None in a lexical-only run,
-maps texts to unit vectors, each text embedded once) and returns a method: a ``name`` and
-``context(meeting, query, words)``. A plugin whose import fails is reported by name, with
-the reason, when it is asked for. Entry points are read from the installed metadata (after
-``pip install -e .``); a method can also be named by its object, ``module:object``
-(``llamaindex_rerank_plus.memory_baseline:AutoMergingBaseline``), loaded the same way.
+The object loaded is called with the run's :class:`~.views.Resources` (``resources.embed``
+maps texts to unit vectors, each text embedded once; it is None in a lexical-only run) and
+returns a method: a ``name`` and ``context(meeting, query, words)``. A plugin whose import
+fails is reported by name, with the reason, when it is asked for. Entry points are read from
+the installed metadata (after ``pip install -e .``); a method can also be named by its
+object, ``module:object`` (``llamaindex_rerank_plus.memory_baseline:AutoMergingBaseline``),
+loaded the same way.
 """
 
 from __future__ import annotations
