@@ -29,14 +29,18 @@ class Similarity(Protocol):
         ...
 
 
-def _cosine(a: Mapping[str, int], b: Mapping[str, int]) -> float:
-    if len(a) > len(b):
-        a, b = b, a
-    dot = sum(count * b.get(term, 0) for term, count in a.items())
+def _cosine(a: Mapping[str, int], b: Mapping[str, int], norms: tuple[float, float]) -> float:
+    """The cosine of two term counts whose norms are known (each text's norm once, not once
+    per pair: MMR compares every pair of its candidates). The shared terms are found by one
+    set intersection; counts are ints, so the dot product is exact in any order."""
+    dot = sum(a[term] * b[term] for term in a.keys() & b.keys())
     if not dot:
         return 0.0
-    norm = math.sqrt(sum(v * v for v in a.values())) * math.sqrt(sum(v * v for v in b.values()))
-    return min(1.0, dot / norm)
+    return min(1.0, dot / (norms[0] * norms[1]))
+
+
+def _norm(counts: Mapping[str, int]) -> float:
+    return math.sqrt(sum(v * v for v in counts.values()))
 
 
 class LexicalSimilarity:
@@ -56,12 +60,13 @@ class LexicalSimilarity:
             self.analyzer.analyze(text, language).term_frequencies
             for text, language in zip(texts, languages, strict=True)
         ]
+        norms = [_norm(count) for count in counts]
         n = len(texts)
         out = [[0.0] * n for _ in range(n)]
         for i in range(n):
             out[i][i] = 1.0
             for j in range(i + 1, n):
-                out[i][j] = out[j][i] = _cosine(counts[i], counts[j])
+                out[i][j] = out[j][i] = _cosine(counts[i], counts[j], (norms[i], norms[j]))
         return out
 
 
