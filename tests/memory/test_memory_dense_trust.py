@@ -75,8 +75,8 @@ def test_a_blind_model_lets_the_lexical_score_lead_and_says_so() -> None:
     [
         ("rrf", {"method": "rrf", "alpha": LEXICAL_WEIGHT}),
         (
-            {"method": "weighted", "normalization": "dbsf"},
-            {"method": "weighted", "normalization": "dbsf", "alpha": LEXICAL_WEIGHT},
+            {"method": "weighted", "normalization": "minmax"},
+            {"method": "weighted", "normalization": "minmax", "alpha": LEXICAL_WEIGHT},
         ),
         (
             {"method": "adaptive", "unread_script_alpha": 0.95},

@@ -29,7 +29,7 @@ def test_ready_made_profiles_follow_the_design() -> None:
     assert detail.lead_quotes == 1 and synthesis.lead_quotes == 0  # the best message first
     # detail locates regions (a window, its best message, its neighbours) with its own fusion
     assert detail.drill_from == "regions" and 0 < detail.neighbour_weight < 1
-    assert detail.fusion == {"method": "weighted", "normalization": "dbsf"}
+    assert detail.fusion == {"method": "weighted", "normalization": "minmax"}
     assert synthesis.fusion is None and synthesis.drill_from == "top"
 
 
