@@ -57,3 +57,10 @@ def test_folding_unifies_case_accents_and_apostrophes() -> None:
     assert fold("AUJOURD\u2019HUI") == fold("aujourd'hui") == fold("Aujourd`hui") == "aujourd hui"
     assert fold("Résumé") == "resume"
     assert fold("2024-05-01") == "2024-05-01"
+
+
+def test_folding_keeps_hangul_syllables_whole() -> None:
+    # a syllable's first jamo alone would make 회의 (meeting) and 화요 (Tues-) one form
+    assert fold("회의 내용을 요약해") == "회의 내용을 요약해"
+    assert fold("회의") != fold("화요")
+    assert fold("がガ") == "かカ"  # a voiced kana still folds to its plain form

@@ -40,12 +40,14 @@ _JOINER = re.compile(r"(?<=[^\W\d_])['-](?=[^\W\d_])")
 
 @lru_cache(maxsize=4096)
 def _fold_char(char: str) -> str:
-    """``char`` lowercased without its accents, always one character."""
+    """``char`` lowercased without its accents, always one character. A letter that
+    decomposes into several letters (a Hangul syllable: its jamo) stays whole: its first piece
+    alone would fold every syllable that starts alike to one form."""
     lowered = char.lower()
     if len(lowered) != 1:  # "İ".lower() is "i" + a combining dot
         lowered = lowered[0]
     base = "".join(c for c in unicodedata.normalize("NFD", lowered) if not unicodedata.combining(c))
-    return base[0] if base else lowered
+    return base if len(base) == 1 else lowered
 
 
 def fold(text: str) -> str:
