@@ -1,6 +1,7 @@
 # ruff: noqa: RUF001  (questions as users type them: full-width marks, Greek and Cyrillic letters)
-"""Query analysis in the languages written in other scripts (Chinese, Japanese, Arabic, Greek,
-Thai, Russian): the same questions read as in English, and the earlier languages unchanged."""
+"""Query analysis in the languages added after the first six (Chinese, Japanese, Arabic, Greek,
+Thai, Russian, Dutch, Polish, Turkish): the same questions read as in English, and the earlier
+languages unchanged."""
 
 from __future__ import annotations
 
@@ -80,6 +81,15 @@ GENERAL = {
         "Кратко перескажи обсуждение, пожалуйста",
         "Какие договорённости были достигнуты?",
     ],
+    "nl": [
+        "Vat de vergadering samen.",
+        "Waar ging de vergadering over?",
+        "Wat waren de belangrijkste punten?",
+        "Welke besluiten zijn er genomen?",
+        "Geef me een overzicht van het overleg, alsjeblieft.",
+        "Kun je de bijeenkomst kort samenvatten?",
+        "Wat is er allemaal besproken?",
+    ],
 }
 
 #: Specific questions: a topic named, even next to a summary cue.
@@ -117,6 +127,12 @@ SPECIFIC = {
         ("Что Иван сказал о маркетинге?", "маркетинг"),
         ("Сколько стоит новый продукт?", "продукт"),
     ],
+    "nl": [
+        ("Vat de discussie over het budget samen", "budget"),
+        ("Wat waren de belangrijkste punten over de begroting?", "begroting"),
+        ("Wat heeft Piet over de planning gezegd?", "planning"),
+        ("Hoeveel kost het nieuwe product?", "product"),
+    ],
 }
 
 #: "What's new since yesterday?": recent, from yesterday's start, open.
@@ -127,6 +143,12 @@ SINCE_YESTERDAY = {
     "el": "Τι νέα από χθες;",
     "th": "มีอะไรใหม่ตั้งแต่เมื่อวาน",
     "ru": "Что нового со вчерашнего дня?",
+    "nl": "Wat is er nieuw sinds gisteren?",
+}
+
+#: "What's new?": recent, with no window.
+WHATS_NEW = {
+    "nl": ["Wat is er nieuw?", "Wat heb ik gemist?"],
 }
 
 #: "Where do we talk about the budget?", with the entity before or after the question words.
@@ -137,6 +159,7 @@ WHERE = {
     "el": ["Πού μιλήσαμε για τον προϋπολογισμό;"],
     "th": ["เราคุยเรื่องงบประมาณที่ไหน", "ตรงไหนที่พูดถึงงบประมาณ"],
     "ru": ["Где мы говорили о бюджете?"],
+    "nl": ["Waar praten we over het budget?", "Waar wordt het budget besproken?"],
 }
 BUDGET = {
     "zh": "预算",
@@ -145,6 +168,7 @@ BUDGET = {
     "el": "προϋπολογισμό",
     "th": "งบประมาณ",
     "ru": "бюджете",
+    "nl": "budget",
 }
 
 #: Time expressions resolved against NOW (Wednesday 2024-05-08 09:30).
@@ -210,6 +234,19 @@ WINDOWS = [
     ("в 14:05", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
     ("в понедельник", at(2024, 5, 6), at(2024, 5, 7)),
     ("3 мая", at(2024, 5, 3), at(2024, 5, 4)),
+    ("vandaag", at(2024, 5, 8), at(2024, 5, 9)),
+    ("gisteren", at(2024, 5, 7), at(2024, 5, 8)),
+    ("gisteravond", at(2024, 5, 7, 18), at(2024, 5, 8)),
+    ("vorige week", at(2024, 4, 29), at(2024, 5, 6)),
+    ("3 dagen geleden", at(2024, 5, 5), at(2024, 5, 6)),
+    ("in de afgelopen 2 uur", at(2024, 5, 8, 7, 30), None),
+    ("om 14:05", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
+    ("om 14.05 uur", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
+    ("vorige maand", at(2024, 4, 1), at(2024, 5, 1)),
+    ("afgelopen maandag", at(2024, 5, 6), at(2024, 5, 7)),
+    ("sinds maandag", at(2024, 5, 6), None),
+    ("op 3 mei", at(2024, 5, 3), at(2024, 5, 4)),
+    ("in maart", at(2024, 3, 1), at(2024, 4, 1)),
 ]
 
 
@@ -243,6 +280,14 @@ def test_what_is_new_since_yesterday_is_recent_from_yesterday(
     assert (qa.intent, qa.recency, qa.language) == ("recent", True, language), qa.reason
     assert qa.window is not None
     assert (qa.window.start, qa.window.end) == (at(2024, 5, 7), None)
+
+
+@pytest.mark.parametrize(("language", "query"), _cases(WHATS_NEW))
+def test_what_is_new_is_recent_without_a_window(
+    language: str, query: str, analyzer: Analyzer
+) -> None:
+    qa = analyze(query, analyzer)
+    assert (qa.intent, qa.recency, qa.window, qa.keywords) == ("recent", True, None, ()), qa.reason
 
 
 @pytest.mark.parametrize(("language", "query"), _cases(WHERE))

@@ -24,6 +24,7 @@ from types import MappingProxyType
 
 from rerank_plus.memory.query.lexicon.arabic import ARABIC
 from rerank_plus.memory.query.lexicon.chinese import CHINESE
+from rerank_plus.memory.query.lexicon.dutch import DUTCH
 from rerank_plus.memory.query.lexicon.english import ENGLISH
 from rerank_plus.memory.query.lexicon.french import FRENCH
 from rerank_plus.memory.query.lexicon.german import GERMAN
@@ -53,5 +54,6 @@ LEXICONS: Mapping[str, Lexicon] = MappingProxyType(
         "el": GREEK,
         "ru": RUSSIAN,
         "th": THAI,
+        "nl": DUTCH,
     }
 )
