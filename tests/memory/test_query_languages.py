@@ -90,6 +90,15 @@ GENERAL = {
         "Kun je de bijeenkomst kort samenvatten?",
         "Wat is er allemaal besproken?",
     ],
+    "pl": [
+        "Podsumuj spotkanie.",
+        "Jakie były główne tematy?",
+        "O czym rozmawialiśmy na spotkaniu?",
+        "Jakie decyzje zostały podjęte?",
+        "Streść krótko dyskusję, proszę",
+        "Czego dotyczyło zebranie?",
+        "Zrób krótkie podsumowanie rozmowy",
+    ],
 }
 
 #: Specific questions: a topic named, even next to a summary cue.
@@ -133,6 +142,12 @@ SPECIFIC = {
         ("Wat heeft Piet over de planning gezegd?", "planning"),
         ("Hoeveel kost het nieuwe product?", "product"),
     ],
+    "pl": [
+        ("Podsumuj dyskusję o budżecie", "budżet"),
+        ("Jakie były najważniejsze punkty dotyczące budżetu?", "budżet"),
+        ("Co Jan powiedział o marketingu?", "marketing"),
+        ("Ile kosztuje nowy produkt?", "produkt"),
+    ],
 }
 
 #: "What's new since yesterday?": recent, from yesterday's start, open.
@@ -144,11 +159,13 @@ SINCE_YESTERDAY = {
     "th": "มีอะไรใหม่ตั้งแต่เมื่อวาน",
     "ru": "Что нового со вчерашнего дня?",
     "nl": "Wat is er nieuw sinds gisteren?",
+    "pl": "Co nowego od wczoraj?",
 }
 
 #: "What's new?": recent, with no window.
 WHATS_NEW = {
     "nl": ["Wat is er nieuw?", "Wat heb ik gemist?"],
+    "pl": ["Co nowego?", "Co mnie ominęło?"],
 }
 
 #: "Where do we talk about the budget?", with the entity before or after the question words.
@@ -160,6 +177,7 @@ WHERE = {
     "th": ["เราคุยเรื่องงบประมาณที่ไหน", "ตรงไหนที่พูดถึงงบประมาณ"],
     "ru": ["Где мы говорили о бюджете?"],
     "nl": ["Waar praten we over het budget?", "Waar wordt het budget besproken?"],
+    "pl": ["Gdzie rozmawialiśmy o budżecie?", "Gdzie jest mowa o budżecie?"],
 }
 BUDGET = {
     "zh": "预算",
@@ -169,6 +187,7 @@ BUDGET = {
     "th": "งบประมาณ",
     "ru": "бюджете",
     "nl": "budget",
+    "pl": "budżecie",
 }
 
 #: Time expressions resolved against NOW (Wednesday 2024-05-08 09:30).
@@ -247,6 +266,19 @@ WINDOWS = [
     ("sinds maandag", at(2024, 5, 6), None),
     ("op 3 mei", at(2024, 5, 3), at(2024, 5, 4)),
     ("in maart", at(2024, 3, 1), at(2024, 4, 1)),
+    ("dzisiaj", at(2024, 5, 8), at(2024, 5, 9)),
+    ("wczoraj", at(2024, 5, 7), at(2024, 5, 8)),
+    ("wczoraj wieczorem", at(2024, 5, 7, 18), at(2024, 5, 8)),
+    ("w zeszłym tygodniu", at(2024, 4, 29), at(2024, 5, 6)),
+    ("3 dni temu", at(2024, 5, 5), at(2024, 5, 6)),
+    ("w ciągu ostatnich 2 godzin", at(2024, 5, 8, 7, 30), None),
+    ("o 14:05", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
+    ("o godzinie 14:05", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
+    ("w zeszłym miesiącu", at(2024, 4, 1), at(2024, 5, 1)),
+    ("w poniedziałek", at(2024, 5, 6), at(2024, 5, 7)),
+    ("od poniedziałku", at(2024, 5, 6), None),
+    ("3 maja", at(2024, 5, 3), at(2024, 5, 4)),
+    ("w marcu", at(2024, 3, 1), at(2024, 4, 1)),
 ]
 
 

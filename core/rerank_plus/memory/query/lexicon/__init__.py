@@ -31,6 +31,7 @@ from rerank_plus.memory.query.lexicon.german import GERMAN
 from rerank_plus.memory.query.lexicon.greek import GREEK
 from rerank_plus.memory.query.lexicon.italian import ITALIAN
 from rerank_plus.memory.query.lexicon.japanese import JAPANESE
+from rerank_plus.memory.query.lexicon.polish import POLISH
 from rerank_plus.memory.query.lexicon.portuguese import PORTUGUESE
 from rerank_plus.memory.query.lexicon.russian import RUSSIAN
 from rerank_plus.memory.query.lexicon.spanish import SPANISH
@@ -55,5 +56,6 @@ LEXICONS: Mapping[str, Lexicon] = MappingProxyType(
         "ru": RUSSIAN,
         "th": THAI,
         "nl": DUTCH,
+        "pl": POLISH,
     }
 )
