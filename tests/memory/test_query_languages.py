@@ -99,6 +99,15 @@ GENERAL = {
         "Czego dotyczyło zebranie?",
         "Zrób krótkie podsumowanie rozmowy",
     ],
+    "tr": [
+        "Toplantıyı özetle.",
+        "TOPLANTIYI ÖZETLE",
+        "Toplantının ana konuları nelerdi?",
+        "Toplantıda neler konuştuk?",
+        "Hangi kararlar alındı?",
+        "Toplantı ne hakkındaydı?",
+        "Görüşmeyi kısaca özetler misin lütfen?",
+    ],
 }
 
 #: Specific questions: a topic named, even next to a summary cue.
@@ -148,6 +157,12 @@ SPECIFIC = {
         ("Co Jan powiedział o marketingu?", "marketing"),
         ("Ile kosztuje nowy produkt?", "produkt"),
     ],
+    "tr": [
+        ("Bütçe tartışmasını özetle", "bütçe"),
+        ("Bütçe hakkındaki ana noktalar nelerdi?", "bütçe"),
+        ("Yeni ürünün fiyatı ne kadar?", "fiyat"),
+        ("Projenin teslim tarihi ne zaman?", "teslim"),
+    ],
 }
 
 #: "What's new since yesterday?": recent, from yesterday's start, open.
@@ -160,12 +175,14 @@ SINCE_YESTERDAY = {
     "ru": "Что нового со вчерашнего дня?",
     "nl": "Wat is er nieuw sinds gisteren?",
     "pl": "Co nowego od wczoraj?",
+    "tr": "Dünden beri ne yeni?",
 }
 
 #: "What's new?": recent, with no window.
 WHATS_NEW = {
     "nl": ["Wat is er nieuw?", "Wat heb ik gemist?"],
     "pl": ["Co nowego?", "Co mnie ominęło?"],
+    "tr": ["Ne yeni?", "Neyi kaçırdım?"],
 }
 
 #: "Where do we talk about the budget?", with the entity before or after the question words.
@@ -178,6 +195,7 @@ WHERE = {
     "ru": ["Где мы говорили о бюджете?"],
     "nl": ["Waar praten we over het budget?", "Waar wordt het budget besproken?"],
     "pl": ["Gdzie rozmawialiśmy o budżecie?", "Gdzie jest mowa o budżecie?"],
+    "tr": ["Bütçe hakkında nerede konuştuk?", "Bütçe nerede tartışıldı?"],
 }
 BUDGET = {
     "zh": "预算",
@@ -188,6 +206,7 @@ BUDGET = {
     "ru": "бюджете",
     "nl": "budget",
     "pl": "budżecie",
+    "tr": "Bütçe",
 }
 
 #: Time expressions resolved against NOW (Wednesday 2024-05-08 09:30).
@@ -279,6 +298,18 @@ WINDOWS = [
     ("od poniedziałku", at(2024, 5, 6), None),
     ("3 maja", at(2024, 5, 3), at(2024, 5, 4)),
     ("w marcu", at(2024, 3, 1), at(2024, 4, 1)),
+    ("bugün", at(2024, 5, 8), at(2024, 5, 9)),
+    ("dün", at(2024, 5, 7), at(2024, 5, 8)),
+    ("dün akşam", at(2024, 5, 7, 18), at(2024, 5, 8)),
+    ("geçen hafta", at(2024, 4, 29), at(2024, 5, 6)),
+    ("3 gün önce", at(2024, 5, 5), at(2024, 5, 6)),
+    ("son 2 saatte", at(2024, 5, 8, 7, 30), None),
+    ("saat 14:05'te", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
+    ("geçen ay", at(2024, 4, 1), at(2024, 5, 1)),
+    ("pazartesi günü", at(2024, 5, 6), at(2024, 5, 7)),
+    ("pazartesiden beri", at(2024, 5, 6), None),
+    ("3 Mayıs'ta", at(2024, 5, 3), at(2024, 5, 4)),
+    ("Mart ayında", at(2024, 3, 1), at(2024, 4, 1)),
 ]
 
 
@@ -349,8 +380,8 @@ def test_known_names_are_found_inside_a_run_of_letters(analyzer: Analyzer) -> No
         assert qa.entities == found
 
 
-#: English, French and German questions as the first six lexicons read them: the tables of
-#: other scripts change none of their intents, windows, keywords or entities.
+#: English, French and German questions as the first six lexicons read them: the later
+#: tables change none of their intents, windows, keywords or entities.
 EARLIER = [
     ("Summarize the whole meeting.", "synthesis", None, (), ()),
     ("What was the meeting about?", "synthesis", None, (), ()),
@@ -431,6 +462,9 @@ EARLIER = [
     ("vor 3 Tagen", "detail", ("2024-05-05T00:00:00+00:00", "2024-05-06T00:00:00+00:00"), (), ()),
     ("um 15 Uhr", "detail", ("2024-05-07T15:00:00+00:00", "2024-05-07T16:00:00+00:00"), (), ()),
     ("Was waren die wichtigsten Punkte?", "synthesis", None, (), ()),
+    # Words of the later lexicons in other languages: Turkish "ana" (main), "en son" (latest).
+    ("What did Ana say about the budget?", "detail", None, ("ana", "budget"), ("Ana",)),
+    ("Qu'a-t-il dit en son nom ?", "detail", None, ("nom",), ()),
 ]
 
 

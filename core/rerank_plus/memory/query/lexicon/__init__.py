@@ -37,6 +37,7 @@ from rerank_plus.memory.query.lexicon.russian import RUSSIAN
 from rerank_plus.memory.query.lexicon.spanish import SPANISH
 from rerank_plus.memory.query.lexicon.table import Lexicon
 from rerank_plus.memory.query.lexicon.thai import THAI
+from rerank_plus.memory.query.lexicon.turkish import TURKISH
 
 __all__ = ["LEXICONS", "Lexicon"]
 
@@ -57,5 +58,6 @@ LEXICONS: Mapping[str, Lexicon] = MappingProxyType(
         "th": THAI,
         "nl": DUTCH,
         "pl": POLISH,
+        "tr": TURKISH,
     }
 )
