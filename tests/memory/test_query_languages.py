@@ -98,6 +98,7 @@ GENERAL = {
         "Streść krótko dyskusję, proszę",
         "Czego dotyczyło zebranie?",
         "Zrób krótkie podsumowanie rozmowy",
+        "O czym była mowa na spotkaniu?",
     ],
     "tr": [
         "Toplantıyı özetle.",
@@ -107,6 +108,7 @@ GENERAL = {
         "Hangi kararlar alındı?",
         "Toplantı ne hakkındaydı?",
         "Görüşmeyi kısaca özetler misin lütfen?",
+        "Toplantının genel bir özetini verir misin?",
     ],
 }
 

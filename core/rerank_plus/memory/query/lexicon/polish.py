@@ -86,6 +86,7 @@ POLISH = Lexicon(
         r"si[eę] (?:dzia|sta)[łl]o",
         r"zosta\w*",
         r"zapad\w*",
+        r"mow[aeyi]",  # "była mowa o": it was talked about
         r"wydarzy\w*",
         r"podj[eę]\w*",
         r"osi[aą]gni[eę]\w*",

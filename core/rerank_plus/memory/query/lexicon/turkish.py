@@ -66,6 +66,8 @@ TURKISH = Lexicon(
         r"hepsi\w*",
         r"her ?[sş]ey\w*",
         r"herkes\w*",
+        r"genel",
+        r"bir",
         r"ba[sş]l[ıi]k\w*",
         r"nokta\w*",
         r"madde\w*",
