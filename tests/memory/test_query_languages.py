@@ -1,6 +1,7 @@
 # ruff: noqa: RUF001  (questions as users type them: full-width marks, Greek and Cyrillic letters)
-"""Query analysis in the languages written in other scripts (Chinese, Japanese, Arabic, Greek,
-Thai, Russian): the same questions read as in English, and the earlier languages unchanged."""
+"""Query analysis in the languages added after the first six (Chinese, Japanese, Arabic, Greek,
+Thai, Russian, Dutch, Polish, Turkish): the same questions read as in English, and the earlier
+languages unchanged."""
 
 from __future__ import annotations
 
@@ -80,6 +81,35 @@ GENERAL = {
         "Кратко перескажи обсуждение, пожалуйста",
         "Какие договорённости были достигнуты?",
     ],
+    "nl": [
+        "Vat de vergadering samen.",
+        "Waar ging de vergadering over?",
+        "Wat waren de belangrijkste punten?",
+        "Welke besluiten zijn er genomen?",
+        "Geef me een overzicht van het overleg, alsjeblieft.",
+        "Kun je de bijeenkomst kort samenvatten?",
+        "Wat is er allemaal besproken?",
+    ],
+    "pl": [
+        "Podsumuj spotkanie.",
+        "Jakie były główne tematy?",
+        "O czym rozmawialiśmy na spotkaniu?",
+        "Jakie decyzje zostały podjęte?",
+        "Streść krótko dyskusję, proszę",
+        "Czego dotyczyło zebranie?",
+        "Zrób krótkie podsumowanie rozmowy",
+        "O czym była mowa na spotkaniu?",
+    ],
+    "tr": [
+        "Toplantıyı özetle.",
+        "TOPLANTIYI ÖZETLE",
+        "Toplantının ana konuları nelerdi?",
+        "Toplantıda neler konuştuk?",
+        "Hangi kararlar alındı?",
+        "Toplantı ne hakkındaydı?",
+        "Görüşmeyi kısaca özetler misin lütfen?",
+        "Toplantının genel bir özetini verir misin?",
+    ],
 }
 
 #: Specific questions: a topic named, even next to a summary cue.
@@ -117,6 +147,24 @@ SPECIFIC = {
         ("Что Иван сказал о маркетинге?", "маркетинг"),
         ("Сколько стоит новый продукт?", "продукт"),
     ],
+    "nl": [
+        ("Vat de discussie over het budget samen", "budget"),
+        ("Wat waren de belangrijkste punten over de begroting?", "begroting"),
+        ("Wat heeft Piet over de planning gezegd?", "planning"),
+        ("Hoeveel kost het nieuwe product?", "product"),
+    ],
+    "pl": [
+        ("Podsumuj dyskusję o budżecie", "budżet"),
+        ("Jakie były najważniejsze punkty dotyczące budżetu?", "budżet"),
+        ("Co Jan powiedział o marketingu?", "marketing"),
+        ("Ile kosztuje nowy produkt?", "produkt"),
+    ],
+    "tr": [
+        ("Bütçe tartışmasını özetle", "bütçe"),
+        ("Bütçe hakkındaki ana noktalar nelerdi?", "bütçe"),
+        ("Yeni ürünün fiyatı ne kadar?", "fiyat"),
+        ("Projenin teslim tarihi ne zaman?", "teslim"),
+    ],
 }
 
 #: "What's new since yesterday?": recent, from yesterday's start, open.
@@ -127,6 +175,16 @@ SINCE_YESTERDAY = {
     "el": "Τι νέα από χθες;",
     "th": "มีอะไรใหม่ตั้งแต่เมื่อวาน",
     "ru": "Что нового со вчерашнего дня?",
+    "nl": "Wat is er nieuw sinds gisteren?",
+    "pl": "Co nowego od wczoraj?",
+    "tr": "Dünden beri ne yeni?",
+}
+
+#: "What's new?": recent, with no window.
+WHATS_NEW = {
+    "nl": ["Wat is er nieuw?", "Wat heb ik gemist?"],
+    "pl": ["Co nowego?", "Co mnie ominęło?"],
+    "tr": ["Ne yeni?", "Neyi kaçırdım?"],
 }
 
 #: "Where do we talk about the budget?", with the entity before or after the question words.
@@ -137,6 +195,9 @@ WHERE = {
     "el": ["Πού μιλήσαμε για τον προϋπολογισμό;"],
     "th": ["เราคุยเรื่องงบประมาณที่ไหน", "ตรงไหนที่พูดถึงงบประมาณ"],
     "ru": ["Где мы говорили о бюджете?"],
+    "nl": ["Waar praten we over het budget?", "Waar wordt het budget besproken?"],
+    "pl": ["Gdzie rozmawialiśmy o budżecie?", "Gdzie jest mowa o budżecie?"],
+    "tr": ["Bütçe hakkında nerede konuştuk?", "Bütçe nerede tartışıldı?"],
 }
 BUDGET = {
     "zh": "预算",
@@ -145,6 +206,9 @@ BUDGET = {
     "el": "προϋπολογισμό",
     "th": "งบประมาณ",
     "ru": "бюджете",
+    "nl": "budget",
+    "pl": "budżecie",
+    "tr": "Bütçe",
 }
 
 #: Time expressions resolved against NOW (Wednesday 2024-05-08 09:30).
@@ -210,6 +274,44 @@ WINDOWS = [
     ("в 14:05", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
     ("в понедельник", at(2024, 5, 6), at(2024, 5, 7)),
     ("3 мая", at(2024, 5, 3), at(2024, 5, 4)),
+    ("vandaag", at(2024, 5, 8), at(2024, 5, 9)),
+    ("gisteren", at(2024, 5, 7), at(2024, 5, 8)),
+    ("gisteravond", at(2024, 5, 7, 18), at(2024, 5, 8)),
+    ("vorige week", at(2024, 4, 29), at(2024, 5, 6)),
+    ("3 dagen geleden", at(2024, 5, 5), at(2024, 5, 6)),
+    ("in de afgelopen 2 uur", at(2024, 5, 8, 7, 30), None),
+    ("om 14:05", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
+    ("om 14.05 uur", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
+    ("vorige maand", at(2024, 4, 1), at(2024, 5, 1)),
+    ("afgelopen maandag", at(2024, 5, 6), at(2024, 5, 7)),
+    ("sinds maandag", at(2024, 5, 6), None),
+    ("op 3 mei", at(2024, 5, 3), at(2024, 5, 4)),
+    ("in maart", at(2024, 3, 1), at(2024, 4, 1)),
+    ("dzisiaj", at(2024, 5, 8), at(2024, 5, 9)),
+    ("wczoraj", at(2024, 5, 7), at(2024, 5, 8)),
+    ("wczoraj wieczorem", at(2024, 5, 7, 18), at(2024, 5, 8)),
+    ("w zeszłym tygodniu", at(2024, 4, 29), at(2024, 5, 6)),
+    ("3 dni temu", at(2024, 5, 5), at(2024, 5, 6)),
+    ("w ciągu ostatnich 2 godzin", at(2024, 5, 8, 7, 30), None),
+    ("o 14:05", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
+    ("o godzinie 14:05", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
+    ("w zeszłym miesiącu", at(2024, 4, 1), at(2024, 5, 1)),
+    ("w poniedziałek", at(2024, 5, 6), at(2024, 5, 7)),
+    ("od poniedziałku", at(2024, 5, 6), None),
+    ("3 maja", at(2024, 5, 3), at(2024, 5, 4)),
+    ("w marcu", at(2024, 3, 1), at(2024, 4, 1)),
+    ("bugün", at(2024, 5, 8), at(2024, 5, 9)),
+    ("dün", at(2024, 5, 7), at(2024, 5, 8)),
+    ("dün akşam", at(2024, 5, 7, 18), at(2024, 5, 8)),
+    ("geçen hafta", at(2024, 4, 29), at(2024, 5, 6)),
+    ("3 gün önce", at(2024, 5, 5), at(2024, 5, 6)),
+    ("son 2 saatte", at(2024, 5, 8, 7, 30), None),
+    ("saat 14:05'te", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
+    ("geçen ay", at(2024, 4, 1), at(2024, 5, 1)),
+    ("pazartesi günü", at(2024, 5, 6), at(2024, 5, 7)),
+    ("pazartesiden beri", at(2024, 5, 6), None),
+    ("3 Mayıs'ta", at(2024, 5, 3), at(2024, 5, 4)),
+    ("Mart ayında", at(2024, 3, 1), at(2024, 4, 1)),
 ]
 
 
@@ -245,6 +347,14 @@ def test_what_is_new_since_yesterday_is_recent_from_yesterday(
     assert (qa.window.start, qa.window.end) == (at(2024, 5, 7), None)
 
 
+@pytest.mark.parametrize(("language", "query"), _cases(WHATS_NEW))
+def test_what_is_new_is_recent_without_a_window(
+    language: str, query: str, analyzer: Analyzer
+) -> None:
+    qa = analyze(query, analyzer)
+    assert (qa.intent, qa.recency, qa.window, qa.keywords) == ("recent", True, None, ()), qa.reason
+
+
 @pytest.mark.parametrize(("language", "query"), _cases(WHERE))
 def test_where_do_we_talk_about_names_the_entity(
     language: str, query: str, analyzer: Analyzer
@@ -272,8 +382,8 @@ def test_known_names_are_found_inside_a_run_of_letters(analyzer: Analyzer) -> No
         assert qa.entities == found
 
 
-#: English, French and German questions as the first six lexicons read them: the tables of
-#: other scripts change none of their intents, windows, keywords or entities.
+#: English, French and German questions as the first six lexicons read them: the later
+#: tables change none of their intents, windows, keywords or entities.
 EARLIER = [
     ("Summarize the whole meeting.", "synthesis", None, (), ()),
     ("What was the meeting about?", "synthesis", None, (), ()),
@@ -354,6 +464,9 @@ EARLIER = [
     ("vor 3 Tagen", "detail", ("2024-05-05T00:00:00+00:00", "2024-05-06T00:00:00+00:00"), (), ()),
     ("um 15 Uhr", "detail", ("2024-05-07T15:00:00+00:00", "2024-05-07T16:00:00+00:00"), (), ()),
     ("Was waren die wichtigsten Punkte?", "synthesis", None, (), ()),
+    # Words of the later lexicons in other languages: Turkish "ana" (main), "en son" (latest).
+    ("What did Ana say about the budget?", "detail", None, ("ana", "budget"), ("Ana",)),
+    ("Qu'a-t-il dit en son nom ?", "detail", None, ("nom",), ()),
 ]
 
 

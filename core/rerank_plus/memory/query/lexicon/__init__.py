@@ -24,17 +24,20 @@ from types import MappingProxyType
 
 from rerank_plus.memory.query.lexicon.arabic import ARABIC
 from rerank_plus.memory.query.lexicon.chinese import CHINESE
+from rerank_plus.memory.query.lexicon.dutch import DUTCH
 from rerank_plus.memory.query.lexicon.english import ENGLISH
 from rerank_plus.memory.query.lexicon.french import FRENCH
 from rerank_plus.memory.query.lexicon.german import GERMAN
 from rerank_plus.memory.query.lexicon.greek import GREEK
 from rerank_plus.memory.query.lexicon.italian import ITALIAN
 from rerank_plus.memory.query.lexicon.japanese import JAPANESE
+from rerank_plus.memory.query.lexicon.polish import POLISH
 from rerank_plus.memory.query.lexicon.portuguese import PORTUGUESE
 from rerank_plus.memory.query.lexicon.russian import RUSSIAN
 from rerank_plus.memory.query.lexicon.spanish import SPANISH
 from rerank_plus.memory.query.lexicon.table import Lexicon
 from rerank_plus.memory.query.lexicon.thai import THAI
+from rerank_plus.memory.query.lexicon.turkish import TURKISH
 
 __all__ = ["LEXICONS", "Lexicon"]
 
@@ -53,5 +56,8 @@ LEXICONS: Mapping[str, Lexicon] = MappingProxyType(
         "el": GREEK,
         "ru": RUSSIAN,
         "th": THAI,
+        "nl": DUTCH,
+        "pl": POLISH,
+        "tr": TURKISH,
     }
 )
