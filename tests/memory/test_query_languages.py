@@ -467,6 +467,30 @@ EARLIER = [
     # Words of the later lexicons in other languages: Turkish "ana" (main), "en son" (latest).
     ("What did Ana say about the budget?", "detail", None, ("ana", "budget"), ("Ana",)),
     ("Qu'a-t-il dit en son nom ?", "detail", None, ("nom",), ()),
+    # Polish and Turkish stems with their endings written out: not German, Spanish or English
+    (
+        "Was garantiert das User Datagram Protokoll?",
+        "detail",
+        None,
+        ("garantieren", "user", "datagram", "protokoll"),
+        (),
+    ),
+    (
+        "Welche NASA-Gruppierung lenkte zuerst ein?",
+        "detail",
+        None,
+        ("nasa-gruppierung", "lenken"),
+        (),
+    ),
+    ("¿A qué deporte se dedica el equipo?", "detail", None, ("deporte", "dedicar"), ()),
+    (
+        "Wann erreichte Denver einen Punktestand von 24-10?",
+        "detail",
+        None,
+        ("erreichen", "denver", "punktestand", "24", "10"),
+        (),
+    ),
+    ("What was the verdict of the project group?", "detail", None, ("verdict",), ()),
 ]
 
 
