@@ -92,3 +92,17 @@ def test_a_blind_model_lets_the_lexical_score_lead_and_says_so() -> None:
 )
 def test_leaning_lexical_raises_the_lexical_weight_only(fusion, expected) -> None:
     assert leaning_lexical(fusion) == expected
+
+
+def test_a_blind_model_does_not_reorder_the_lexical_best() -> None:
+    """Among the few messages that match a question far better than the rest, the blind
+    cosine must not decide the order (the sharpest match leads)."""
+    fillers = [f"Item {n}: note {n * 7} about shelf {n * 3} and crate {n * 11}." for n in range(40)]
+    sharp = "The launch date: the launch happens on March 3, launch confirmed."
+    loose = "Catering asked about the launch."  # the blind model's favourite (see blind)
+    items = [MemoryItem(f"m{i}", 0, i, text) for i, text in enumerate([*fillers, loose, sharp])]
+    context = MemoryRetriever(Memory(items), embedder=blind).retrieve(
+        "What is the launch date?", max_tokens=400, intent="detail"
+    )
+    best = max(context.items, key=lambda item: item.score)
+    assert best.text == sharp
