@@ -1,7 +1,10 @@
 """Polish cues (see :mod:`rerank_plus.memory.query.lexicon`).
 
 Nouns and verbs take case and person endings, so most entries are stems ending in ``\\w*``;
-weekdays that are also words ("czwarty", fourth; "środowisko", environment) list their forms.
+scope nouns that other languages share a stem with list their endings ("grup(?:a|y|ie...)":
+every language's cues are tried on every query, and ``grup\\w*`` took German "Gruppe" out of
+a question), as do weekdays that are also words ("czwarty", fourth; "środowisko",
+environment).
 Folding drops the accents but keeps "ł", which users also type as "l": both are written.
 """
 

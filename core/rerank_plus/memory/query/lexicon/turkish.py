@@ -2,8 +2,10 @@
 """Turkish cues (see :mod:`rerank_plus.memory.query.lexicon`).
 
 Case and person are suffixes ("toplantıyı", "konuştuk", "dünden"), so entries are stems or
-list their suffixes; a proper noun or a number takes its suffix after an apostrophe
-("Mayıs'ta", which folding splits into two words). Folding keeps the dotless "ı" but reads
+list their suffixes (the suffixes, where another language shares the stem: "proje\\w*" took
+English "project" and "ded[ıi]\\w*" Spanish "dedica" out of questions); a proper noun or a
+number takes its suffix after an apostrophe ("Mayıs'ta", which folding splits into two
+words). Folding keeps the dotless "ı" but reads
 "I" and "İ" as "i", and users type "i" for both: "ı" is written ``[ıi]``. The entity comes
 first ("bütçe hakkında nerede konuştuk"), and "since" follows the time ("dünden beri").
 """
