@@ -382,6 +382,29 @@ def test_known_names_are_found_inside_a_run_of_letters(analyzer: Analyzer) -> No
         assert qa.entities == found
 
 
+#: "Who is X" where the language names X first: (query, known names, intent, entities).
+NAME_FIRST = [
+    ("张伟是谁？", ("张伟",), "entity", ("张伟",)),
+    ("张伟是谁？", (), "detail", ()),  # nothing says a run of Han letters is a name
+    ("项目负责人是谁？", ("张伟",), "detail", ()),
+    ("这个方案是谁提出的？", ("张伟",), "detail", ()),  # who proposed it, not who is it
+    ("田中さんは誰ですか？", ("田中",), "entity", ("田中",)),
+    ("Ahmet kim?", ("Ahmet",), "entity", ("Ahmet",)),
+    ("Peki Ahmet kimdir?", (), "entity", ("Ahmet",)),  # capitalized past the first word
+    ('"Ahmet" kim?', (), "entity", ("Ahmet",)),
+    ("Müdür kim?", (), "detail", ()),  # the opening word's capital says nothing
+    ("Toplantıyı kim düzenledi?", (), "detail", ()),  # who organized it
+]
+
+
+@pytest.mark.parametrize(("query", "names", "intent", "entities"), NAME_FIRST)
+def test_who_is_reads_a_name_before_the_question_word(
+    query: str, names: tuple[str, ...], intent: str, entities: tuple[str, ...], analyzer: Analyzer
+) -> None:
+    qa = analyze_query(query, NOW, analyzer=analyzer, known_entities=names)
+    assert (qa.intent, qa.entities) == (intent, entities), qa.reason
+
+
 #: English, French and German questions as the first six lexicons read them: the later
 #: tables change none of their intents, windows, keywords or entities.
 EARLIER = [

@@ -44,7 +44,15 @@ _WORD = re.compile(r"\w+")
 #: The longest window that still names a moment rather than a period.
 PRECISE_WINDOW = timedelta(hours=1)
 #: Cue kinds whose words are not the query's topic (left out of the remainder and keywords).
-_CUE_KINDS = ("summary", "breadth", "recency", "entity_leads", "entity_trails", "name_leads")
+_CUE_KINDS = (
+    "summary",
+    "breadth",
+    "recency",
+    "entity_leads",
+    "entity_trails",
+    "name_leads",
+    "name_trails",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,6 +300,15 @@ def _entities(
         kept = [(s, name) for s, name in named if looks_like_a_name(text, s, names, quotes)]
         targets += kept
         leads += [text[lead.start : lead.end].strip()] if kept else []
+    for trail in found["name_trails"]:
+        named = preceding_entities(text, folded, [(trail.start, trail.end)], ends, empty)
+        kept = [
+            (s, name)
+            for s, name in named
+            if looks_like_a_name(text, s, names, quotes, first_word=False)
+        ]
+        targets += kept
+        leads += [text[trail.start : trail.end].strip()] if kept else []
     targets = [(span, spelled_as_known(name, names)) for span, name in targets]
     known = known_entities_in(folded, names)
     found_capitalized = capitalized_entities(text, blocked, empty) if capitalized else []

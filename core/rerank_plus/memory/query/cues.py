@@ -26,6 +26,7 @@ KINDS = (
     "entity_leads",
     "entity_trails",
     "name_leads",
+    "name_trails",
 )
 
 

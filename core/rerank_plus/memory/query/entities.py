@@ -143,11 +143,19 @@ def preceding_entities(
 
 
 def looks_like_a_name(
-    query: str, span: Span, names: tuple[str, ...], quotes: Iterable[Span]
+    query: str,
+    span: Span,
+    names: tuple[str, ...],
+    quotes: Iterable[Span],
+    *,
+    first_word: bool = True,
 ) -> bool:
-    """Whether the text at ``span`` is capitalized, inside ``quotes``, or a known name."""
+    """Whether the text at ``span`` is capitalized, inside ``quotes``, or a known name; a
+    capital at the query's start counts only with ``first_word`` (a question capitalizes
+    whatever opens it)."""
     start, end = span
-    if query[start : start + 1].isupper() or any(s <= start and end <= e for s, e in quotes):
+    capital = query[start : start + 1].isupper() and (first_word or bool(query[:start].strip()))
+    if capital or any(s <= start and end <= e for s, e in quotes):
         return True
     return known_names(names).spelling(query[start:end]) is not None
 

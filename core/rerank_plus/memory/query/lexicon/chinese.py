@@ -7,7 +7,7 @@ words; the scope list holds the rest of what a general question says ("一下", 
 
 from __future__ import annotations
 
-from rerank_plus.memory.query.lexicon.han import HAN_MONTHS, han_numbers
+from rerank_plus.memory.query.lexicon.han import AT_QUESTION_END, HAN_MONTHS, han_numbers
 from rerank_plus.memory.query.lexicon.table import Lexicon, _frozen
 
 #: The measure word between a number and its unit ("三个小时").
@@ -184,6 +184,8 @@ CHINESE = Lexicon(
     ),
     entity_trails=(_WHERE_SAID,),
     name_leads=(r"[谁誰]是",),
+    # "张伟是谁": only at the question's end ("方案是谁提出的" asks who did something)
+    name_trails=(r"是[谁誰](?:呀|啊|呢)?" + AT_QUESTION_END,),
     since=(r"自从|自從", r"自", r"从|從"),
     numbers=_frozen(han_numbers()),
     units=_frozen(

@@ -1,5 +1,5 @@
 """What Chinese and Japanese share of Han characters: the numbers written with them ("三",
-"十五", "二十") and the months named by them."""
+"十五", "二十"), the months named by them, and the full-width marks that end a question."""
 
 from __future__ import annotations
 
@@ -9,6 +9,10 @@ _DIGITS = ("一", "二", "三", "四", "五", "六", "七", "八", "九")
 HAN_MONTHS = tuple(
     f"{name}月|{number}月" for number, name in enumerate([*_DIGITS, "十", "十一", "十二"], 1)
 )
+
+
+#: Nothing but the marks and spaces that end a question (ASCII or full-width) follows.
+AT_QUESTION_END = r"(?=[?\uff1f!\uff01\u3002.\s]*$)"
 
 
 def han_numbers() -> dict[str, int]:

@@ -8,7 +8,7 @@ folded alike, so they are written as usual.
 
 from __future__ import annotations
 
-from rerank_plus.memory.query.lexicon.han import HAN_MONTHS, han_numbers
+from rerank_plus.memory.query.lexicon.han import AT_QUESTION_END, HAN_MONTHS, han_numbers
 from rerank_plus.memory.query.lexicon.table import Lexicon, _frozen
 
 #: The ways of writing the counter of months ("3か月", "3ヶ月").
@@ -185,6 +185,11 @@ JAPANESE = Lexicon(
     entity_leads=(_WHERE,),
     entity_trails=(r"(?:について|に関して|のこと|の話)?[はがを]?" + _WHERE,),
     name_leads=(),
+    # "田中さんは誰ですか": the honorific goes with the cue, so the name stands alone
+    name_trails=(
+        r"(?:さん|くん|ちゃん|様|さま|氏|先生)?(?:って|とは|は)(?:誰|だれ|どなた)"
+        r"(?:ですか|でしょうか|なの|だ|かな)?" + AT_QUESTION_END,
+    ),
     since=(),
     numbers=_frozen(han_numbers()),
     units=_frozen(

@@ -64,6 +64,10 @@ class Lexicon:
     #: Words before which the entity a query is about stands, where a language names it first
     #: ("预算在哪里讨论过", "予算についてどこで").
     entity_trails: tuple[str, ...] = field(default=())
+    #: Words before which a name stands, where a language names it first ("张伟是谁",
+    #: "Ahmet kim?"): as after ``name_leads``, the name counts only when it is quoted, known, or
+    #: capitalized past the query's first word (which every question capitalizes).
+    name_trails: tuple[str, ...] = field(default=())
     #: "since" written after the time ("昨天以来", "昨日から"): the time before it starts an
     #: open window.
     since_after: tuple[str, ...] = field(default=())

@@ -135,6 +135,8 @@ TURKISH = Lexicon(
         r"(?:hakk[ıi]nda|ile ilgili) (?:her ?[sş]ey|ne(?:ler)? biliyoruz)",
     ),
     name_leads=(r"kim (?:bu|[sş]u) ",),
+    # "Ahmet kim?", "Ahmet kimdir?": at the end ("Ahmet kimle konuştu?" asks something else)
+    name_trails=(r"kim(?:dir|di|mi[sş])?(?= ?[?.!]*$)",),
     since=(),
     since_after=(r"beri", r"bu yana", r"itibaren"),
     numbers=_frozen(
