@@ -35,12 +35,13 @@ from rerank_plus.memory.query.entities import (
     spelled_as_known,
     target_entities,
 )
-from rerank_plus.memory.query.folding import fold
+from rerank_plus.memory.query.folding import INNER_MARKS, fold
 from rerank_plus.memory.query.intent import IntentEvidence, decide_intent
 from rerank_plus.memory.query.lexicon import LEXICONS
 from rerank_plus.memory.query.time_window import TimeWindow, find_window
 
-_WORD = re.compile(r"\w+")
+#: A word, with the vowel signs \w leaves out ("में" is one stop word, not "म").
+_WORD = re.compile(rf"\w[\w{INNER_MARKS}]*")
 #: The longest window that still names a moment rather than a period.
 PRECISE_WINDOW = timedelta(hours=1)
 #: Cue kinds whose words are not the query's topic (left out of the remainder and keywords).

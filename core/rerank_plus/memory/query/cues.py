@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from rerank_plus.analysis.script import script_class
-from rerank_plus.memory.query.folding import fold
+from rerank_plus.memory.query.folding import WORD_CHARACTER, fold
 from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
 
 #: The kinds of cue matched as plain word lists (see :class:`.lexicon.Lexicon`).
@@ -49,7 +49,9 @@ def words_pattern(
     boundary never falls inside a run of letters, so only digits bound the match."""
     folded = sorted({fold(fragment) for fragment in fragments}, key=len, reverse=True)
     body = "|".join(spaced(fragment) for fragment in folded)
-    before, after = (r"(?<!\w)", r"(?!\w)") if apart else (r"(?<!\d)", r"(?!\d)")
+    before, after = (
+        (rf"(?<!{WORD_CHARACTER})", rf"(?!{WORD_CHARACTER})") if apart else (r"(?<!\d)", r"(?!\d)")
+    )
     return rf"{before}(?:{body})" + (after if whole else "")
 
 

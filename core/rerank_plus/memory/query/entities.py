@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from rerank_plus.analysis.script import script_class
-from rerank_plus.memory.query.folding import fold
+from rerank_plus.memory.query.folding import INNER_MARKS, fold
 from rerank_plus.memory.query.lexicon import LEXICONS
 
-#: A word: letters and digits, with the Thai vowel and tone marks inside it (not ``\w``).
-_WORD = re.compile(r"\w[\w\u0e31\u0e34-\u0e3a\u0e47-\u0e4e]*")
+#: A word: letters and digits, with the Thai and Devanagari vowel signs and marks inside it
+#: (not ``\w``).
+_WORD = re.compile(rf"\w[\w\u0e31\u0e34-\u0e3a\u0e47-\u0e4e{INNER_MARKS}]*")
 #: A word as written: letters first, then letters, digits, inner apostrophes or hyphens.
 _NAME_WORD = re.compile(r"[^\W\d_][\w]*(?:['\u2019\-][\w]+)*")
 _QUOTED = (re.compile(r'"([^"]+)"'), re.compile(r"(?<!\w)'([^']+)'(?!\w)"))

@@ -36,6 +36,11 @@ _PUNCTUATION = str.maketrans(
 #: An apostrophe or hyphen inside a word ("what's", "parle-t-on", "mois-ci"): cues are written
 #: with a space there, so each spelling matches; digits keep theirs ("2024-05-01").
 _JOINER = re.compile(r"(?<=[^\W\d_])['-](?=[^\W\d_])")
+#: Devanagari vowel signs, nasal marks, nukta and virama: inside a word, yet not ``\w`` (which
+#: would cut "बैठक" into "ब" and "ठक", and find "कल" inside "निकला").
+INNER_MARKS = "\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963"
+#: One character of a word: what bounds a cue in a language written with spaces.
+WORD_CHARACTER = rf"[\w{INNER_MARKS}]"
 
 
 @lru_cache(maxsize=4096)

@@ -13,7 +13,7 @@ from typing import Any
 
 from rerank_plus.analysis.script import script_class
 from rerank_plus.memory.query.cues import lexicon_pattern, spaced, words_pattern
-from rerank_plus.memory.query.folding import fold
+from rerank_plus.memory.query.folding import WORD_CHARACTER, fold
 from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
 
 
@@ -65,7 +65,7 @@ def _word(pattern: str, apart: bool) -> re.Pattern[str]:
     """``pattern`` as whole words, or, in a language not written ``apart``, not inside a
     number."""
     if apart:
-        return re.compile(rf"(?<!\w)(?:{pattern})(?!\w)")
+        return re.compile(rf"(?<!{WORD_CHARACTER})(?:{pattern})(?!{WORD_CHARACTER})")
     return re.compile(rf"(?<!\d)(?:{pattern})(?!\d)")
 
 
