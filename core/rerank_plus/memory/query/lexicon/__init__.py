@@ -29,6 +29,7 @@ from rerank_plus.memory.query.lexicon.english import ENGLISH
 from rerank_plus.memory.query.lexicon.french import FRENCH
 from rerank_plus.memory.query.lexicon.german import GERMAN
 from rerank_plus.memory.query.lexicon.greek import GREEK
+from rerank_plus.memory.query.lexicon.hindi import HINDI
 from rerank_plus.memory.query.lexicon.italian import ITALIAN
 from rerank_plus.memory.query.lexicon.japanese import JAPANESE
 from rerank_plus.memory.query.lexicon.polish import POLISH
@@ -59,5 +60,6 @@ LEXICONS: Mapping[str, Lexicon] = MappingProxyType(
         "nl": DUTCH,
         "pl": POLISH,
         "tr": TURKISH,
+        "hi": HINDI,
     }
 )
