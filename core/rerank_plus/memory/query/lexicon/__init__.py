@@ -32,6 +32,7 @@ from rerank_plus.memory.query.lexicon.greek import GREEK
 from rerank_plus.memory.query.lexicon.hindi import HINDI
 from rerank_plus.memory.query.lexicon.italian import ITALIAN
 from rerank_plus.memory.query.lexicon.japanese import JAPANESE
+from rerank_plus.memory.query.lexicon.korean import KOREAN
 from rerank_plus.memory.query.lexicon.polish import POLISH
 from rerank_plus.memory.query.lexicon.portuguese import PORTUGUESE
 from rerank_plus.memory.query.lexicon.russian import RUSSIAN
@@ -60,6 +61,7 @@ LEXICONS: Mapping[str, Lexicon] = MappingProxyType(
         "nl": DUTCH,
         "pl": POLISH,
         "tr": TURKISH,
+        "ko": KOREAN,
         "hi": HINDI,
     }
 )
