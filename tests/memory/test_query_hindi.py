@@ -104,6 +104,27 @@ def test_where_do_we_talk_about_names_the_entity(
     assert qa.entities[0] == entity
 
 
+@pytest.mark.parametrize(
+    ("query", "names", "name"),
+    [
+        ("प्रिया कौन है?", ("प्रिया",), "प्रिया"),
+        ("हमारी टीम में प्रिया कौन है?", ("प्रिया",), "प्रिया"),
+        ("शर्मा जी कौन हैं?", ("शर्मा",), "शर्मा"),
+        ('"प्रिया" कौन है?', (), "प्रिया"),
+    ],
+)
+def test_who_is_a_known_or_quoted_name_is_an_entity_question(
+    query: str, names: tuple[str, ...], name: str, analyzer: Analyzer
+) -> None:
+    qa = analyze_query(query, NOW, analyzer=analyzer, known_entities=names)
+    assert (qa.intent, qa.entities) == ("entity", (name,)), qa.reason
+
+
+def test_who_is_responsible_asks_a_detail(analyzer: Analyzer) -> None:
+    qa = analyze("बजट का जिम्मेदार कौन है?", analyzer)
+    assert (qa.intent, qa.keywords, qa.entities) == ("detail", ("बजट", "जिम्मेदार"), ())
+
+
 WINDOWS = [
     ("आज", at(2024, 5, 8), at(2024, 5, 9)),
     ("कल", at(2024, 5, 7), at(2024, 5, 8)),

@@ -126,6 +126,27 @@ def test_a_known_name_is_found_before_its_particle(analyzer: Analyzer) -> None:
     assert "예산" in qa.keywords
 
 
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        ("김민수 씨는 누구예요?", ("김민수",)),
+        ("김민수는 누구야?", ("김민수",)),
+        ('"김민수"는 누구인가요?', ()),
+    ],
+)
+def test_who_is_a_known_or_quoted_name_is_an_entity_question(
+    query: str, names: tuple[str, ...], analyzer: Analyzer
+) -> None:
+    qa = analyze(query, analyzer, known_entities=names)
+    assert (qa.intent, qa.entities) == ("entity", ("김민수",)), qa.reason
+
+
+def test_who_is_a_role_asks_a_detail(analyzer: Analyzer) -> None:
+    """Korean has no capitals: "담당자" (the person in charge) is no name unless it is known."""
+    qa = analyze("담당자는 누구예요?", analyzer)
+    assert (qa.intent, qa.entities) == ("detail", ()), qa.reason
+
+
 WINDOWS = [
     ("오늘", at(2024, 5, 8), at(2024, 5, 9)),
     ("어제", at(2024, 5, 7), at(2024, 5, 8)),

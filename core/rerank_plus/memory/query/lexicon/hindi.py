@@ -169,6 +169,8 @@ HINDI = Lexicon(
         r"के बारे में (?:हम(?:ें)? )?क्या (?:जानते|पता) (?:हैं|है)",
     ),
     name_leads=(),
+    # "प्रिया कौन है?": at the question's end ("कौन बोला" asks who spoke).
+    name_trails=(r"(?:जी )?कौन (?:है|हैं|था|थी|थे)(?=[?.!।\s]*$)",),
     since=(),
     since_after=(r"से", r"के बाद से", r"से लेकर(?: (?:अब|आज) तक)?", r"से अब तक"),
     numbers=_frozen(

@@ -262,6 +262,12 @@ KOREAN = Lexicon(
         _ABOUT + r" (?:우리가 )?(?:아는|알고 있는) (?:것|거|내용)",
     ),
     name_leads=(),
+    # "김민수 씨는 누구예요?": the honorific and the particle go with the cue; at the question's
+    # end only ("누구와 이야기했나요" asks something else).
+    name_trails=(
+        r"(?: ?(?:씨|님))?(?:은|는|이|가|이란|란)? ?누구"
+        r"(?:세요|십니까|예요|에요|이에요|인가요|입니까|인지|일까요?|야|지|죠)?(?=[?.!\s]*$)",
+    ),
     since=(),
     since_after=(r"부터", r"이후(?:로|에)?", r"이래(?:로)?"),
     # Native numbers count hours and months ("세 시간", "두 달"), Sino-Korean ones the rest
