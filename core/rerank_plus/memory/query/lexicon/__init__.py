@@ -24,12 +24,14 @@ from types import MappingProxyType
 
 from rerank_plus.memory.query.lexicon.arabic import ARABIC
 from rerank_plus.memory.query.lexicon.chinese import CHINESE
+from rerank_plus.memory.query.lexicon.czech import CZECH
 from rerank_plus.memory.query.lexicon.dutch import DUTCH
 from rerank_plus.memory.query.lexicon.english import ENGLISH
 from rerank_plus.memory.query.lexicon.french import FRENCH
 from rerank_plus.memory.query.lexicon.german import GERMAN
 from rerank_plus.memory.query.lexicon.greek import GREEK
 from rerank_plus.memory.query.lexicon.hindi import HINDI
+from rerank_plus.memory.query.lexicon.indonesian import INDONESIAN
 from rerank_plus.memory.query.lexicon.italian import ITALIAN
 from rerank_plus.memory.query.lexicon.japanese import JAPANESE
 from rerank_plus.memory.query.lexicon.korean import KOREAN
@@ -40,6 +42,7 @@ from rerank_plus.memory.query.lexicon.spanish import SPANISH
 from rerank_plus.memory.query.lexicon.table import Lexicon
 from rerank_plus.memory.query.lexicon.thai import THAI
 from rerank_plus.memory.query.lexicon.turkish import TURKISH
+from rerank_plus.memory.query.lexicon.vietnamese import VIETNAMESE
 
 __all__ = ["LEXICONS", "Lexicon"]
 
@@ -63,5 +66,8 @@ LEXICONS: Mapping[str, Lexicon] = MappingProxyType(
         "tr": TURKISH,
         "ko": KOREAN,
         "hi": HINDI,
+        "cs": CZECH,
+        "vi": VIETNAMESE,
+        "id": INDONESIAN,
     }
 )
