@@ -134,6 +134,7 @@ CZECH = Lexicon(
         r"napi[sš]te",
         r"napi[sš] mi",  # "napis" is Polish (a sign)
         r"dej(?:te)? mi",
+        r"mi d[aá]t",  # "dát" alone is Dutch "dat"
         r"m[uů][zž]e[sš]",
         r"m[uů][zž]ete",
     ),

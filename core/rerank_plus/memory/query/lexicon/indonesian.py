@@ -179,7 +179,7 @@ INDONESIAN = Lexicon(
     last_n=(
         r"(?:(?:dalam|selama) )?(?:<N> )?<UNIT> (?:terakhir|belakangan(?: ini)?|ke ?belakang)",
     ),
-    days=_frozen({0: r"hari ini", -1: r"kemarin|kemaren", -2: r"kemarin lusa"}),
+    days=_frozen({0: r"hari ini", -1: r"kemarin(?! lusa)|kemaren", -2: r"kemarin lusa"}),
     parts=_frozen(
         {
             "morning": r"pagi(?: hari)?",
