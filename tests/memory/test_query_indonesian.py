@@ -162,6 +162,13 @@ def test_who_is_needs_a_name(analyzer: Analyzer) -> None:
     assert (qa.intent, qa.entities) == ("detail", ()), qa.reason
 
 
+def test_a_name_before_siapa_counts_when_known(analyzer: Analyzer) -> None:
+    qa = analyze_query("Budi itu siapa?", NOW, analyzer=analyzer, known_entities=("Budi",))
+    assert (qa.intent, qa.entities) == ("entity", ("Budi",)), qa.reason
+    qa = analyze("Yang bertanggung jawab siapa?", analyzer)
+    assert (qa.intent, qa.entities) == ("detail", ()), qa.reason
+
+
 def test_where_is_something_held_is_no_entity_question(analyzer: Analyzer) -> None:
     """ "di mana" asks about talk only with a verb of talking: "where was it held" is a
     detail."""

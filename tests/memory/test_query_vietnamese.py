@@ -160,6 +160,17 @@ def test_who_is_needs_a_name(analyzer: Analyzer) -> None:
     assert (qa.intent, qa.entities) == ("detail", ()), qa.reason
 
 
+def test_a_name_before_la_ai_counts_when_known_or_capitalized_inside(analyzer: Analyzer) -> None:
+    """ "Sarah là ai?" names first, as Vietnamese usually does: the question's first word is
+    capitalized anyway, so a name there counts when it is known."""
+    qa = analyze_query("Sarah là ai?", NOW, analyzer=analyzer, known_entities=("Sarah",))
+    assert (qa.intent, qa.entities) == ("entity", ("Sarah",)), qa.reason
+    qa = analyze("Anh Tuấn là ai vậy?", analyzer)
+    assert (qa.intent, qa.entities) == ("entity", ("Tuấn",)), qa.reason
+    for query in ("Người phụ trách dự án là ai?", "Tuấn là ai trong nhóm?"):
+        assert analyze(query, analyzer).intent == "detail", query
+
+
 @pytest.mark.parametrize(("query", "start", "end"), WINDOWS)
 def test_time_expressions_resolve_against_now(
     query: str, start: datetime, end: datetime | None, analyzer: Analyzer

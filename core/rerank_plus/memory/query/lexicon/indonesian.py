@@ -146,6 +146,7 @@ INDONESIAN = Lexicon(
         r"apa (?:yang )?(?:kita|kami) (?:ke)?tahu(?:i)? (?:tentang|soal|mengenai) ",
     ),
     name_leads=(r"siapa(?:kah)? (?:itu |sih )?",),
+    name_trails=(r"(?:itu )?siapa(?:kah)?(?: sih)?(?= ?[?.!]*$)",),  # "Budi itu siapa?"
     since=(r"sejak", r"semenjak", r"mulai", r"dari"),
     numbers=_frozen(
         {

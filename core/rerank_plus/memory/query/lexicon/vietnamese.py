@@ -160,6 +160,8 @@ VIETNAMESE = Lexicon(
     ),
     entity_trails=(r"(?:[dđ]ã )?(?:[dđ]ược )?" + _TALK + r"(?: (?:về|[dđ]ến|tới))? ở [dđ]âu",),
     name_leads=(r"ai là ",),
+    # "Sarah là ai?", the usual order: at the end ("là ai" inside asks something else)
+    name_trails=(r"là ai(?: (?:vậy|thế|nhỉ|thế nhỉ|ạ|đấy))?(?= ?[?.!]*$)",),
     since=(
         r"từ(?= (?:hôm|bữa|ngày|tuần|tháng|năm|thứ|chủ nhật|sáng|chiều|tối|trưa|[dđ]êm|buổi"
         r"|lúc|vào|khoảng|\d))",
