@@ -84,6 +84,8 @@ WINDOWS = [
     ("dalam 2 jam terakhir", at(2024, 5, 8, 7, 30), None),
     ("pukul 14.05", at(2024, 5, 7, 14, 5), at(2024, 5, 7, 14, 6)),
     ("jam 3 sore", at(2024, 5, 7, 15), at(2024, 5, 7, 16)),
+    ("jam 1 siang", at(2024, 5, 7, 13), at(2024, 5, 7, 14)),
+    ("jam 11 siang", at(2024, 5, 7, 11), at(2024, 5, 7, 12)),  # siang starts before noon
     ("kemarin pukul 15.30", at(2024, 5, 7, 15, 30), at(2024, 5, 7, 15, 31)),
     ("sejak jam 9 pagi", at(2024, 5, 8, 9), None),
     ("pada hari Senin", at(2024, 5, 6), at(2024, 5, 7)),

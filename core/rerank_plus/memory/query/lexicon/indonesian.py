@@ -22,6 +22,8 @@ _TALK = (
 #: The same, said of the topic ("anggaran dibahas"): the talk comes after it.
 _TALKED = r"(?:dibahas|dibicarakan|didiskusikan|disebut(?:kan)?|disinggung)"
 
+#: An hour from one to six, in digits or words, as a lookahead.
+_EARLY_HOUR = r"(?=(?:[1-6]|satu|dua|tiga|empat|lima|enam)(?![\d\w]))"
 #: What a clock time may follow ("pukul 14.00", "jam 3 sore").
 _AT = r"(?:(?:pada|sekitar|sejak|mulai|dari) )?(?:pukul|jam)"
 
@@ -216,7 +218,11 @@ INDONESIAN = Lexicon(
     clock_leads=(r"pukul", r"sekitar pukul", r"pada pukul"),
     clock_times=(
         _AT + r" <HOUR>(?:[.:]<MINUTE>)?(?: pagi)?",
-        _AT + r" <HOUR>(?:[.:]<MINUTE>)? (?:siang|sore|malam)<PM>",
+        _AT + r" <HOUR>(?:[.:]<MINUTE>)? (?:sore|malam)<PM>",
+        # "siang" runs from late morning to mid-afternoon: "jam 1 siang" is 13:00, "jam 11
+        # siang" 11:00
+        _AT + r" " + _EARLY_HOUR + r"<HOUR>(?:[.:]<MINUTE>)? siang<PM>",
+        _AT + r" <HOUR>(?:[.:]<MINUTE>)? siang",
     ),
     months=(
         r"januari|jan",
