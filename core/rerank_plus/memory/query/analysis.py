@@ -3,8 +3,9 @@
 ``analyze_query`` gives the intent (which profile and quotas the retriever uses), the keywords
 (the analysis layer's terms, so they match the memory's), the entities, and the time window,
 in every language the lexicons have cues for (English, French, German, Spanish, Italian,
-Portuguese, Chinese, Japanese, Arabic, Greek, Thai, Russian, Dutch, Polish, Turkish). It is
-rules and cached lookups only: well under a millisecond once warm (benchmarks/memory_query.py).
+Portuguese, Chinese, Japanese, Korean, Arabic, Greek, Thai, Russian, Dutch, Polish, Turkish,
+Czech, Hindi, Vietnamese, Indonesian). It is rules and cached lookups only: well under a
+millisecond once warm (benchmarks/memory_query.py).
 """
 
 from __future__ import annotations
