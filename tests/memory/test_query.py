@@ -444,12 +444,15 @@ def test_a_clock_time_s_lead_word_says_the_language(analyzer: Analyzer) -> None:
         ("Where is the budget mentioned?", "entity", ("budget",)),
         ("Wo wird das Budget erwähnt?", "entity", ("Budget",)),
         ("who is bob?", "entity", ("Bob",)),  # a known name, as the caller spells it
+        ("Who is Will?", "entity", ("Will",)),  # a known name, though "will" is a stop word
+        ("who will present?", "detail", ()),  # the stop word, not the name
+        ("What did Will say?", "detail", ("Will",)),  # a name narrows: not a summary
     ],
 )
 def test_who_and_where_ask_for_an_entity_only_when_one_follows(
     query: str, intent: str, entities: tuple[str, ...], analyzer: Analyzer
 ) -> None:
-    qa = analyze(query, analyzer, known_entities=("Bob",))
+    qa = analyze(query, analyzer, known_entities=("Bob", "Will"))
     assert (qa.intent, qa.entities) == (intent, entities), qa.reason
 
 

@@ -393,6 +393,8 @@ NAME_FIRST = [
     ("Peki Ahmet kimdir?", (), "entity", ("Ahmet",)),  # capitalized past the first word
     ('"Ahmet" kim?', (), "entity", ("Ahmet",)),
     ("Müdür kim?", (), "detail", ()),  # the opening word's capital says nothing
+    ("Lan là ai?", ("Lan",), "entity", ("Lan",)),  # a known name, though "lần" folds alike
+    ("Lần trước Minh nói gì?", ("Lan", "Minh"), "detail", ("Minh",)),  # "lần" is no "Lan"
     ("Toplantıyı kim düzenledi?", (), "detail", ()),  # who organized it
 ]
 

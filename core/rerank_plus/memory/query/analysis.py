@@ -28,6 +28,7 @@ from rerank_plus.memory.query.entities import (
     CAPITALIZED_NOUNS,
     capitalized_entities,
     known_entities_in,
+    known_names,
     looks_like_a_name,
     merge_entities,
     outside,
@@ -248,7 +249,9 @@ def analyze_query(
                 text[cue.start : cue.end]
                 for cue in found["future"]
                 if not any(s <= cue.start < e for s, e in cue_spans)
-            ],
+            ]
+            # a name that is also a stop word ("Minh", "Will") is no keyword, yet narrows
+            + [name for name in entities if fold(name) in stops],
             open_window=window.expression if window is not None and reaches_now else None,
             precise_window=window.expression
             if window is not None and _is_precise(window)
@@ -286,9 +289,15 @@ def _entities(
     a time expression (``times``) starts; ``blocked`` spans (cues, times) hold no capitalized
     name."""
 
+    known_spelling = known_names(names).spelling
+
     def empty(word: str) -> bool:
-        """A word that names nothing: a stop word, a scope word, a letter alone."""
-        return len(word) < 2 or word in stops or _is_scope(word)
+        """A word that names nothing: a letter alone, or a stop word or scope word that is not
+        a name the memory knows (a speaker "Lan" is a name, though folded it is Vietnamese
+        "lần")."""
+        if len(word) < 2:
+            return True
+        return (word in stops or _is_scope(word)) and known_spelling(word) is None
 
     # Where words are not written apart, a scope word ("について", "的问题") ends a target.
     ends = times + [(c.start, c.end) for c in found["scope"] if not LEXICONS[c.language].spaced]
@@ -312,7 +321,13 @@ def _entities(
         targets += kept
         leads += [text[trail.start : trail.end].strip()] if kept else []
     targets = [(span, spelled_as_known(name, names)) for span, name in targets]
-    known = known_entities_in(folded, names)
+    # A known name that is also a stop word counts only as the caller spells it ("Will", not
+    # the "will" of "who will present"; "Lan", not the "lần" of "lần trước").
+    known = [
+        (span, name)
+        for span, name in known_entities_in(folded, names)
+        if folded[span[0] : span[1]] not in stops or text[span[0] : span[1]] == name
+    ]
     found_capitalized = capitalized_entities(text, blocked, empty) if capitalized else []
     taken = [span for span, _ in (*targets, *known, *quoted)]
     entities = merge_entities(targets, known, quoted, outside(found_capitalized, taken))

@@ -23,7 +23,7 @@ _TALK = (
 _TALKED = r"(?:dibahas|dibicarakan|didiskusikan|disebut(?:kan)?|disinggung)"
 
 #: An hour from one to six, in digits or words, as a lookahead.
-_EARLY_HOUR = r"(?=(?:[1-6]|satu|dua|tiga|empat|lima|enam)(?![\d\w]))"
+_EARLY_HOUR = r"(?=(?:[123456]|satu|dua|tiga|empat|lima|enam)(?![\d\w]))"
 #: What a clock time may follow ("pukul 14.00", "jam 3 sore").
 _AT = r"(?:(?:pada|sekitar|sejak|mulai|dari) )?(?:pukul|jam)"
 
