@@ -253,13 +253,13 @@ def range_span(folded: str, first: Expression, second: Expression) -> tuple[int,
     if not joined:
         return None
     before = words.opening.search(folded, 0, first.start)
-    after = words.closing.match(folded, second.end)
-    if before is None and after is None:
-        if not (leads(words.opening_lead, first) or tails(words.closing_tail, second)):
-            return None
+    after = words.closing.match(folded[second.end :])  # "11:30まで": a digit may lead it
+    framed = before is not None or after is not None
+    if not (framed or leads(words.opening_lead, first) or tails(words.closing_tail, second)):
+        return None
     return (
         first.start if before is None else before.start(),
-        second.end if after is None else after.end(),
+        second.end if after is None else second.end + after.end(),
     )
 
 
