@@ -85,6 +85,9 @@ WINDOWS = [
     ("3. května", at(2024, 5, 3), at(2024, 5, 4)),
     ("v březnu", at(2024, 3, 1), at(2024, 4, 1)),
     ("v květnu 2023", at(2023, 5, 1), at(2023, 6, 1)),
+    ("od pondělí do středy", at(2024, 5, 6), at(2024, 5, 9)),
+    ("mezi pondělím a středou", at(2024, 5, 6), at(2024, 5, 9)),
+    ("od ledna do března", at(2024, 1, 1), at(2024, 4, 1)),  # each month takes its word in
 ]
 
 #: Typical questions that the language detection reads as Czech. Short ones may read as

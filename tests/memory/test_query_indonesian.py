@@ -93,6 +93,8 @@ WINDOWS = [
     ("sejak hari Senin", at(2024, 5, 6), None),
     ("tanggal 3 Mei 2024", at(2024, 5, 3), at(2024, 5, 4)),
     ("pada bulan Maret", at(2024, 3, 1), at(2024, 4, 1)),
+    ("dari Senin sampai Rabu", at(2024, 5, 6), at(2024, 5, 9)),
+    ("antara Senin dan Rabu", at(2024, 5, 6), at(2024, 5, 9)),
 ]
 
 #: Typical questions that the language detection reads as Indonesian. Others read as Malay

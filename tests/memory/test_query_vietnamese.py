@@ -95,6 +95,9 @@ WINDOWS = [
     ("ngày 3 tháng 5", at(2024, 5, 3), at(2024, 5, 4)),
     ("vào tháng 3", at(2024, 3, 1), at(2024, 4, 1)),
     ("tháng 5 năm 2023", at(2023, 5, 1), at(2023, 6, 1)),
+    ("từ thứ Hai đến thứ Tư", at(2024, 5, 6), at(2024, 5, 9)),
+    ("từ 10 giờ đến 11 giờ", at(2024, 5, 7, 10), at(2024, 5, 7, 12)),
+    ("giữa 10:00 và 11:30", at(2024, 5, 7, 10), at(2024, 5, 7, 11, 31)),
 ]
 
 #: "thứ hai" is also "the second", "thứ tự" (order) folds as "thứ tư" (Wednesday): no day.

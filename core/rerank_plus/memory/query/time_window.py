@@ -14,7 +14,8 @@ Conventions:
 - "on Monday" is the most recent Monday, today included; "last Monday" the one before today.
 - "3 days ago" is that calendar day (weeks, months, years alike); "2 hours ago" the hour
   centred on ``now - 2h`` (minutes alike).
-- "between/from X and/to Y" spans from X's start to Y's end.
+- "between/from X and/to Y" spans from X's start to Y's end, as do "X から Y まで",
+  "X부터 Y까지" and the like (:func:`.time_expressions.range_span`).
 - A month ("in May", "en mars 2023") or a day of one ("May 3rd", "le 3 mai", "3. Mai") without
   a year is the latest one not after ``now``; a month name alone needs a lead word or a year
   ("may" and "mars" are words too).
@@ -35,6 +36,7 @@ from rerank_plus.memory.query.time_expressions import (
     connectors,
     find_expressions,
     lead_languages,
+    range_span,
     since_after,
 )
 
@@ -237,7 +239,7 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
     "between X and Y" wins, then "since X", then a clock time with a day, then the first one.
     """
     found = find_expressions(folded)
-    since, opening, inner = connectors()
+    since = connectors()
     starts: dict[int, int] = {}
     ends: dict[int, int] = {}  # where a "since" written after the time ends ("昨天以来")
     for index, item in enumerate(found):
@@ -262,10 +264,10 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
 
     if len(found_kept) >= 2:
         first_item, second = found_kept[0], found_kept[1]
-        before = opening.search(folded, 0, first_item.start)
-        if before is not None and inner.match(folded[first_item.end : second.start]):
+        joined = range_span(folded, first_item, second)
+        if joined is not None:
             start, end = _span(first_item, now)[0], _span(second, now)[1]
-            return make(start, end, before.start(), second.end)
+            return make(start, end, *joined)
     for index, item in enumerate(found):
         if index in starts:
             return make(_span(item, now)[0], None, starts[index], ends.get(index, item.end))

@@ -119,6 +119,8 @@ ARABIC = Lexicon(
     ),
     name_leads=(r"من (?:هو|هي|هم) ",),
     since=(r"منذ", r"من", r"ابتداء من", r"بدءا من"),
+    range_opening=(r"من", r"بين"),
+    range_inner=(r"إلى", r"الى", r"حتى", r"و"),
     numbers=_frozen(
         {
             "واحد": 1,

@@ -187,6 +187,9 @@ CHINESE = Lexicon(
     # "张伟是谁": only at the question's end ("方案是谁提出的" asks who did something)
     name_trails=(r"是[谁誰](?:呀|啊|呢)?" + AT_QUESTION_END,),
     since=(r"自从|自從", r"自", r"从|從"),
+    range_opening=(r"从|從", r"自"),
+    range_inner=(r"到", r"至"),
+    range_closing=(r"之间|之間", r"期间|期間", r"为止|為止"),
     numbers=_frozen(han_numbers()),
     units=_frozen(
         {

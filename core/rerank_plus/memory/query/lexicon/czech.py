@@ -167,6 +167,8 @@ CZECH = Lexicon(
     ),
     name_leads=(r"kdo (?:je|byl[ao]?|jsou|to je) ",),
     since=(r"od", r"ode", r"po[cč][ií]naje(?: od)?"),
+    range_opening=(r"od", r"ode", r"mezi"),
+    range_inner=(r"do", r"a"),
     numbers=_frozen(
         {
             "jeden": 1,

@@ -138,6 +138,8 @@ DUTCH = Lexicon(
     ),
     name_leads=(r"wie (?:is|was|zijn|waren) ",),
     since=(r"sinds", r"vanaf", r"sedert"),
+    range_opening=(r"tussen", r"van", r"vanaf"),
+    range_inner=(r"en", r"tot", r"tot en met"),
     numbers=_frozen(
         {
             "een": 1,

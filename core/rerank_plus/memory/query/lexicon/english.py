@@ -144,6 +144,8 @@ ENGLISH = Lexicon(
     ),
     name_leads=(r"who (?:is|was|are|were) ",),
     since=(r"since", r"from", r"starting"),
+    range_opening=(r"between", r"from"),
+    range_inner=(r"and", r"to", r"until", r"till", r"through"),
     numbers=_frozen(
         {
             "a": 1,

@@ -118,6 +118,8 @@ FRENCH = Lexicon(
     ),
     name_leads=(r"qui (?:est|était|sont) ",),
     since=(r"depuis", r"à partir d", r"à partir de", r"à compter de"),
+    range_opening=(r"entre", r"de", r"du"),
+    range_inner=(r"et", r"à", r"au", r"jusqu à"),
     numbers=_frozen(
         {
             "un": 1,

@@ -93,6 +93,8 @@ GERMAN = Lexicon(
     ),
     name_leads=(r"wer (?:ist|war|sind) ",),
     since=(r"seit", r"ab"),
+    range_opening=(r"zwischen", r"von", r"vom"),
+    range_inner=(r"und", r"bis"),
     numbers=_frozen(
         {
             "ein": 1,

@@ -117,6 +117,8 @@ GREEK = Lexicon(
     ),
     name_leads=(r"ποι(?:ο[σς]|α|οι) (?:ειναι|ηταν) ",),
     since=(r"απο", r"απ", r"αφοτου"),
+    range_opening=(r"από", r"απ", r"μεταξύ"),
+    range_inner=(r"έως", r"ως", r"μέχρι", r"και"),
     numbers=_frozen(
         {
             "ενα": 1,

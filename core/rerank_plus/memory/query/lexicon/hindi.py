@@ -173,6 +173,8 @@ HINDI = Lexicon(
     name_trails=(r"(?:जी )?कौन (?:है|हैं|था|थी|थे)(?=[?.!।\s]*$)",),
     since=(),
     since_after=(r"से", r"के बाद से", r"से लेकर(?: (?:अब|आज) तक)?", r"से अब तक"),
+    range_inner=(r"से", r"और"),
+    range_closing=(r"तक", r"के बीच"),
     numbers=_frozen(
         {
             "एक": 1,

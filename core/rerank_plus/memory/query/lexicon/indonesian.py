@@ -150,6 +150,8 @@ INDONESIAN = Lexicon(
     name_leads=(r"siapa(?:kah)? (?:itu |sih )?",),
     name_trails=(r"(?:itu )?siapa(?:kah)?(?: sih)?(?= ?[?.!]*$)",),  # "Budi itu siapa?"
     since=(r"sejak", r"semenjak", r"mulai", r"dari"),
+    range_opening=(r"dari", r"mulai", r"antara"),
+    range_inner=(r"sampai(?: dengan)?", r"hingga", r"dan"),
     numbers=_frozen(
         {
             "satu": 1,
@@ -202,7 +204,8 @@ INDONESIAN = Lexicon(
     weekdays=(
         # "senin" alone is Turkish (your): a lead word or a word of time next to it (alone,
         # it is the day only as the whole text, which is what reading a match's parts sees)
-        r"(?:hari|pada|sejak|mulai|dari|tiap|setiap) senin|senin(?= (?:lalu|kemarin|yang lalu"
+        r"(?:hari|pada|sejak|mulai|dari|antara|sampai|hingga|tiap|setiap) senin"
+        r"|senin(?= (?:lalu|kemarin|yang lalu"
         r"|sebelumnya|ini|pagi|siang|sore|malam|depan))|(?<!.)senin(?!.)",
         r"(?:hari )?selasa",
         r"(?:hari )?rabu",

@@ -92,6 +92,8 @@ ITALIAN = Lexicon(
     ),
     name_leads=(r"chi (?:è|era|sono) ",),
     since=(r"da", r"dal", r"dalla", r"dall", r"dallo", r"a partire da"),
+    range_opening=(r"tra", r"fra", r"da", r"dal", r"dalle"),
+    range_inner=(r"e", r"a", r"fino a", r"al", r"alle"),
     numbers=_frozen(
         {
             "un": 1,

@@ -191,6 +191,8 @@ JAPANESE = Lexicon(
         r"(?:ですか|でしょうか|なの|だ|かな)?" + AT_QUESTION_END,
     ),
     since=(),
+    range_inner=(r"から", r"と"),
+    range_closing=(r"まで(?:の間)?", r"の間"),
     numbers=_frozen(han_numbers()),
     units=_frozen(
         {

@@ -272,6 +272,9 @@ KOREAN = Lexicon(
     since_after=(r"부터", r"이후(?:로|에)?", r"이래(?:로)?"),
     # Native numbers count hours and months ("세 시간", "두 달"), Sino-Korean ones the rest
     # ("삼 일"); no "이" (two), which is also "this" ("이 분" this person, "이 주" this week).
+    range_inner=(r"부터", r"에서"),
+    range_endings=(r"에서",),
+    range_closing=(r"까지", r"사이"),
     numbers=_frozen(
         {
             "하나": 1,

@@ -133,6 +133,8 @@ POLISH = Lexicon(
     ),
     name_leads=(r"kim (?:jest|by[łl]a?) ", r"kto to (?:jest )?"),
     since=(r"od", r"odk[aą]d", r"pocz[aą]wszy od"),
+    range_opening=(r"od", r"między", r"pomiędzy"),
+    range_inner=(r"do", r"a"),
     numbers=_frozen(
         {
             "jeden": 1,

@@ -89,6 +89,8 @@ PORTUGUESE = Lexicon(
     ),
     name_leads=(r"quem (?:é|era|foi) ",),
     since=(r"desde", r"a partir de"),
+    range_opening=(r"entre", r"de", r"desde"),
+    range_inner=(r"e", r"a", r"até"),
     numbers=_frozen(
         {
             "um": 1,

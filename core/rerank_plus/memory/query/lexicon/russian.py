@@ -136,6 +136,8 @@ RUSSIAN = Lexicon(
     ),
     name_leads=(r"кто (?:такой|такая|такие|это) ",),
     since=(r"с", r"со", r"начиная с", r"начиная со"),
+    range_opening=(r"с", r"со", r"от", r"между"),
+    range_inner=(r"по", r"до", r"и"),
     numbers=_frozen(
         {
             "один": 1,

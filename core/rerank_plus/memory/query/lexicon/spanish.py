@@ -92,6 +92,8 @@ SPANISH = Lexicon(
     ),
     name_leads=(r"quién (?:es|era|fue) ",),
     since=(r"desde", r"a partir de"),
+    range_opening=(r"entre", r"de", r"desde"),
+    range_inner=(r"y", r"hasta", r"a", r"al"),
     numbers=_frozen(
         {
             "un": 1,

@@ -71,6 +71,18 @@ class Lexicon:
     #: "since" written after the time ("昨天以来", "昨日から"): the time before it starts an
     #: open window.
     since_after: tuple[str, ...] = field(default=())
+    #: A range ("between Monday and Wednesday", "月曜日から水曜日まで") is two times with an inner
+    #: word between them and an opening word before the first or a closing word after the
+    #: second; a time expression may take the word in ("da marzo", "수요일까지"). Words before the
+    #: first time ("between", "from").
+    range_opening: tuple[str, ...] = field(default=())
+    #: words between the two times ("and", "to", "から", "부터").
+    range_inner: tuple[str, ...] = field(default=())
+    #: endings written onto the first time that say "from" ("pazartesiden"): an inner word
+    #: inside it, matched without a word boundary.
+    range_endings: tuple[str, ...] = field(default=())
+    #: words after the second time ("まで", "까지", "तक", "kadar", "之间").
+    range_closing: tuple[str, ...] = field(default=())
     #: False where words are not written apart (Chinese, Japanese, Thai): no word boundary
     #: falls inside a run of their letters, so their cues match anywhere in it.
     spaced: bool = True

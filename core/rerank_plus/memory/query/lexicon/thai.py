@@ -134,6 +134,8 @@ THAI = _as_read(
         entity_trails=(r"(?:ที่|ตรง|ตอน)ไหน",),
         name_leads=(r"ใครคือ",),
         since=(r"ตั้งแต่", r"นับตั้งแต่", r"นับจาก"),
+        range_opening=(r"ตั้งแต่", r"ระหว่าง"),
+        range_inner=(r"ถึง", r"จนถึง", r"และ"),
         numbers=_frozen(
             {
                 "หนึ่ง": 1,

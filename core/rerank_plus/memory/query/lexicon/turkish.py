@@ -139,6 +139,9 @@ TURKISH = Lexicon(
     name_trails=(r"kim(?:dir|di|mi[sş])?(?= ?[?.!]*$)",),
     since=(),
     since_after=(r"beri", r"bu yana", r"itibaren"),
+    range_inner=(r"ile", r"ve"),
+    range_endings=(r"[dt][ae]n",),
+    range_closing=(r"kadar", r"aras[ıi]nda"),
     numbers=_frozen(
         {
             "bir": 1,
@@ -214,7 +217,7 @@ TURKISH = Lexicon(
     clock_leads=(r"saat",),
     clock_times=(
         r"saat <HOUR>(?:[:.]<MINUTE>)?(?:" + _CASE + r")?",
-        r"<HOUR>:<MINUTE> ?'(?:[dt][ae]n?|[dt][ae]ki)",
+        r"<HOUR>:<MINUTE> ?'(?:[dt][ae]n?|[dt][ae]ki|y?[ae](?= kadar))",  # "11:30'a kadar"
     ),
     months=(
         r"ocak" + _JOINED,

@@ -19,8 +19,15 @@ from rerank_plus.memory.query.lexicon.table import Lexicon, _frozen
 #: "từ" (since) before a time the lexicon reads: the expression takes it in ("từ hôm qua").
 _FROM = r"(?:từ )?"
 
-#: What may lead a weekday: a word of time, or none ("thứ hai" after a noun is "the second").
-_ON = r"(?:(?:vào|hôm|ngày|từ|sáng|chiều|tối|trưa|bữa|cả) |(?<!\w\s))"
+#: "từ" (since, from) where a time follows: alone, it is French and Italian "tu".
+_SINCE = (
+    r"từ(?= (?:hôm|bữa|ngày|tuần|tháng|năm|thứ|chủ nhật|sáng|chiều|tối|trưa|[dđ]êm|buổi"
+    r"|lúc|vào|khoảng|\d))"
+)
+
+#: What may lead a weekday: a word of time ("từ", "đến": a range's ends), or none ("thứ hai"
+#: after a noun is "the second").
+_ON = r"(?:(?:vào|hôm|ngày|từ|đến|tới|giữa|sáng|chiều|tối|trưa|bữa|cả) |(?<!\w\s))"
 
 #: Talking about something ("nói", "thảo luận", "nhắc").
 _TALK = r"(?:nói|bàn|thảo luận|nhắc|đề cập|trao [dđ]ổi|bàn bạc|bàn luận|nói chuyện)"
@@ -28,8 +35,8 @@ _TALK = r"(?:nói|bàn|thảo luận|nhắc|đề cập|trao [dđ]ổi|bàn bạ
 #: Who talks ("chúng ta đã nói"), before _TALK.
 _WHO = r"(?:(?:chúng ta|chúng tôi|mọi người|có ai|họ) )?(?:(?:[dđ]ã|có) )?"
 
-#: What may lead a clock time ("lúc 3 giờ", "từ 9 giờ").
-_AT = r"(?:từ lúc|từ|lúc|vào lúc|vào|khoảng)"
+#: What may lead a clock time ("lúc 3 giờ", "từ 9 giờ đến 11 giờ").
+_AT = r"(?:từ lúc|từ|đến|tới|lúc|vào lúc|vào|khoảng)"
 
 VIETNAMESE = Lexicon(
     summary=(
@@ -163,8 +170,7 @@ VIETNAMESE = Lexicon(
     # "Sarah là ai?", the usual order: at the end ("là ai" inside asks something else)
     name_trails=(r"là ai(?: (?:vậy|thế|nhỉ|thế nhỉ|ạ|đấy))?(?= ?[?.!]*$)",),
     since=(
-        r"từ(?= (?:hôm|bữa|ngày|tuần|tháng|năm|thứ|chủ nhật|sáng|chiều|tối|trưa|[dđ]êm|buổi"
-        r"|lúc|vào|khoảng|\d))",
+        _SINCE,
         r"kể từ",
         r"bắt [dđ]ầu từ",
         r"tính từ",
@@ -173,6 +179,8 @@ VIETNAMESE = Lexicon(
         r"(?:[dđ]ến|tới) (?:nay|giờ|bây giờ|hiện tại)",
         r"trở lại [dđ]ây",
     ),
+    range_opening=(_SINCE, r"giữa"),
+    range_inner=(r"đến", r"tới", r"và"),
     numbers=_frozen(
         {
             "một": 1,
