@@ -191,6 +191,10 @@ def test_every_intent_is_one_of_the_four(analyzer: Analyzer) -> None:
         ("since Monday", at(2024, 5, 6), None),
         ("between Monday and Tuesday", at(2024, 5, 6), at(2024, 5, 8)),
         ("from Monday to Wednesday", at(2024, 5, 6), at(2024, 5, 9)),
+        # a clock range's end on its start's day, or the next when earlier
+        ("from 9:00 to 11:00", at(2024, 5, 8, 9), at(2024, 5, 8, 11, 1)),
+        ("between 10:00 and 11:30", at(2024, 5, 7, 10), at(2024, 5, 7, 11, 31)),
+        ("from 22:00 to 2:00", at(2024, 5, 7, 22), at(2024, 5, 8, 2, 1)),
         # French
         ("depuis hier", at(2024, 5, 7), None),
         ("hier", at(2024, 5, 7), at(2024, 5, 8)),

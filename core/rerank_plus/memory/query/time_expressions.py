@@ -186,7 +186,7 @@ def _shared_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 
 @cache
-def connectors() -> re.Pattern[str]:
+def since_before() -> re.Pattern[str]:
     """ "since" before a time (or leading its match: "since May", where a month needs its
     lead word)."""
     since = lexicon_pattern(list(LEXICONS.values()), lambda lex: lex.since)
@@ -374,6 +374,6 @@ def warm_up() -> None:
     """Compile every pattern now rather than on the first query."""
     _all_patterns()
     _shared_patterns()
-    connectors()
+    since_before()
     _range_words()
     since_after()

@@ -15,7 +15,8 @@ Conventions:
 - "3 days ago" is that calendar day (weeks, months, years alike); "2 hours ago" the hour
   centred on ``now - 2h`` (minutes alike).
 - "between/from X and/to Y" spans from X's start to Y's end, as do "X から Y まで",
-  "X부터 Y까지" and the like (:func:`.time_expressions.range_span`).
+  "X부터 Y까지" and the like (:func:`.time_expressions.range_span`); a range of two clock
+  times ends on its start's day, or the next day when its end is earlier ("22:00 to 2:00").
 - A month ("in May", "en mars 2023") or a day of one ("May 3rd", "le 3 mai", "3. Mai") without
   a year is the latest one not after ``now``; a month name alone needs a lead word or a year
   ("may" and "mars" are words too).
@@ -33,11 +34,11 @@ from typing import Any
 from rerank_plus.memory.query import time_expressions
 from rerank_plus.memory.query.time_expressions import (
     Expression,
-    connectors,
     find_expressions,
     lead_languages,
     range_span,
     since_after,
+    since_before,
 )
 
 
@@ -126,6 +127,15 @@ def _clock_span(
     if day is None and moment > now:
         moment -= timedelta(days=1)
     return moment, moment + (timedelta(minutes=1) if minute is not None else timedelta(hours=1))
+
+
+def _clock_range_end(parts: dict[str, Any], start: datetime) -> datetime:
+    """The end of a range's second clock time: on the first's day ("from 9:00 to 11:00" asked
+    at 9:30 is this morning's, not 9:00 today to 11:00 yesterday), or the next day when it is
+    earlier ("from 22:00 to 2:00")."""
+    day = start.date()
+    moment, end = _clock_span(parts, start, day)
+    return end if moment >= start else _clock_span(parts, start, day + timedelta(days=1))[1]
 
 
 def _date_span(parts: dict[str, Any], now: datetime) -> tuple[datetime, datetime]:
@@ -239,7 +249,7 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
     "between X and Y" wins, then "since X", then a clock time with a day, then the first one.
     """
     found = find_expressions(folded)
-    since = connectors()
+    since = since_before()
     starts: dict[int, int] = {}
     ends: dict[int, int] = {}  # where a "since" written after the time ends ("昨天以来")
     for index, item in enumerate(found):
@@ -267,6 +277,8 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
         joined = range_span(folded, first_item, second)
         if joined is not None:
             start, end = _span(first_item, now)[0], _span(second, now)[1]
+            if first_item.kind == second.kind == "clock":
+                end = _clock_range_end(second.parts, start)
             return make(start, end, *joined)
     for index, item in enumerate(found):
         if index in starts:
