@@ -1,13 +1,21 @@
-"""Fixtures of the memory tests: the offline all-MiniLM-L6-v2 embedder, the QMSum folder."""
+"""Fixtures of the memory tests: the offline all-MiniLM-L6-v2 embedder, the QMSum folder, the
+query analysis's analyzer."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from rerank_plus.analysis import Analyzer
 from rerank_plus.memory import Embedder
 
 QMSUM = Path(__file__).resolve().parents[3] / "shared" / "eval" / "qmsum"
+
+
+@pytest.fixture(scope="session")
+def analyzer() -> Analyzer:
+    """One analyzer for the query tests, as a retriever keeps one: its caches fill once."""
+    return Analyzer()
 
 
 @pytest.fixture(scope="session")

@@ -9,23 +9,9 @@ import pytest
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.query import INTENTS, TimeWindow, analyze_query
 
-UTC = timezone.utc
-#: A Wednesday morning: every relative time below is resolved against it.
-NOW = datetime(2024, 5, 8, 9, 30, tzinfo=UTC)
+from tests.memory.query_moment import NOW, UTC, analyze, at
+
 KNOWN = ("Marketing", "Project Manager", "Industrial Designer")
-
-
-def at(*args: int) -> datetime:
-    return datetime(*args, tzinfo=UTC)
-
-
-@pytest.fixture(scope="module")
-def analyzer() -> Analyzer:
-    return Analyzer()
-
-
-def analyze(query: str, analyzer: Analyzer, now: datetime | None = NOW, **options):
-    return analyze_query(query, now, analyzer=analyzer, **options)
 
 
 # --- intents: the examples ----------------------------------------------------------

@@ -3,29 +3,12 @@ and the words of other languages that the Czech cues must leave alone."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 
 import pytest
 from rerank_plus.analysis import Analyzer
-from rerank_plus.memory.query import analyze_query
 
-UTC = timezone.utc
-#: A Wednesday morning, as in test_query.py.
-NOW = datetime(2024, 5, 8, 9, 30, tzinfo=UTC)
-
-
-def at(*args: int) -> datetime:
-    return datetime(*args, tzinfo=UTC)
-
-
-@pytest.fixture(scope="module")
-def analyzer() -> Analyzer:
-    return Analyzer()
-
-
-def analyze(query: str, analyzer: Analyzer):
-    return analyze_query(query, NOW, analyzer=analyzer)
-
+from tests.memory.query_moment import analyze, at
 
 #: A summary, the main points, what was said or decided.
 GENERAL = [

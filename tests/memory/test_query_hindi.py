@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime
 
 import pytest
 from rerank_plus.analysis import Analyzer
@@ -13,23 +13,7 @@ from rerank_plus.memory.query.cues import words_pattern
 from rerank_plus.memory.query.entities import target_entities
 from rerank_plus.memory.query.folding import fold
 
-UTC = timezone.utc
-#: A Wednesday morning, as in test_query.py.
-NOW = datetime(2024, 5, 8, 9, 30, tzinfo=UTC)
-
-
-def at(*args: int) -> datetime:
-    return datetime(*args, tzinfo=UTC)
-
-
-@pytest.fixture(scope="module")
-def analyzer() -> Analyzer:
-    return Analyzer()
-
-
-def analyze(query: str, analyzer: Analyzer):
-    return analyze_query(query, NOW, analyzer=analyzer)
-
+from tests.memory.query_moment import NOW, analyze, at
 
 #: A summary, the main points, what was said or decided.
 GENERAL = [
