@@ -3,11 +3,10 @@ and the words of other languages that the Czech cues must leave alone."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import pytest
 from rerank_plus.analysis import Analyzer
 
+from tests.memory.asked_alike import AskedAlike
 from tests.memory.query_moment import analyze, at
 
 #: A summary, the main points, what was said or decided.
@@ -108,39 +107,12 @@ OTHERS = [
 ]
 
 
-@pytest.mark.parametrize("query", GENERAL)
-def test_general_questions_are_synthesis(query: str, analyzer: Analyzer) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.keywords, qa.window) == ("synthesis", (), None), qa.reason
-
-
 @pytest.mark.parametrize(("query", "keywords"), SPECIFIC)
 def test_a_named_topic_makes_a_detail_question(
     query: str, keywords: tuple[str, ...], analyzer: Analyzer
 ) -> None:
     qa = analyze(query, analyzer)
     assert (qa.intent, qa.keywords) == ("detail", keywords), qa.reason
-
-
-def test_what_is_new_since_yesterday_is_recent_from_yesterday(analyzer: Analyzer) -> None:
-    qa = analyze("Co nového se stalo od včerejška?", analyzer)
-    assert (qa.intent, qa.recency, qa.language, qa.keywords) == ("recent", True, "cs", ())
-    assert qa.window is not None
-    assert (qa.window.start, qa.window.end) == (at(2024, 5, 7), None)
-
-
-@pytest.mark.parametrize("query", WHATS_NEW)
-def test_what_is_new_is_recent_without_a_window(query: str, analyzer: Analyzer) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.recency, qa.window, qa.keywords) == ("recent", True, None, ()), qa.reason
-
-
-@pytest.mark.parametrize(("query", "entity"), WHERE)
-def test_where_do_we_talk_about_names_the_entity(
-    query: str, entity: str, analyzer: Analyzer
-) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.entities[:1]) == ("entity", (entity,)), qa.reason
 
 
 def test_who_is_needs_a_name(analyzer: Analyzer) -> None:
@@ -150,23 +122,19 @@ def test_who_is_needs_a_name(analyzer: Analyzer) -> None:
     assert (qa.intent, qa.keywords) == ("detail", ("zodpovědný", "rozpočet")), qa.reason
 
 
-@pytest.mark.parametrize(("query", "start", "end"), WINDOWS)
-def test_time_expressions_resolve_against_now(
-    query: str, start: datetime, end: datetime | None, analyzer: Analyzer
-) -> None:
-    window = analyze(query, analyzer).window
-    assert window is not None, query
-    assert (window.start, window.end) == (start, end)
-
-
-@pytest.mark.parametrize("query", DETECTED)
-def test_czech_questions_are_analyzed_as_czech(query: str, analyzer: Analyzer) -> None:
-    assert analyze(query, analyzer).language == "cs"
-
-
 @pytest.mark.parametrize(("query", "keywords"), OTHERS)
 def test_other_languages_keep_their_words(
     query: str, keywords: tuple[str, ...], analyzer: Analyzer
 ) -> None:
     qa = analyze(query, analyzer)
     assert (qa.intent, qa.keywords, qa.window) == ("detail", keywords, None), qa.reason
+
+
+class TestCzech(AskedAlike):
+    language = "cs"
+    general = GENERAL
+    since_yesterday = ("Co nového se stalo od včerejška?",)
+    whats_new = WHATS_NEW
+    where = WHERE
+    windows = WINDOWS
+    detected = DETECTED

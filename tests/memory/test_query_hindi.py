@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
 
 import pytest
 from rerank_plus.analysis import Analyzer
@@ -13,6 +12,7 @@ from rerank_plus.memory.query.cues import words_pattern
 from rerank_plus.memory.query.entities import target_entities
 from rerank_plus.memory.query.folding import fold
 
+from tests.memory.asked_alike import AskedAlike
 from tests.memory.query_moment import NOW, analyze, at
 
 #: A summary, the main points, what was said or decided.
@@ -26,14 +26,6 @@ GENERAL = [
     "चर्चा का सार बताओ",
     "कुल मिलाकर बैठक कैसी रही?",
 ]
-
-
-@pytest.mark.parametrize("query", GENERAL)
-def test_general_questions_are_synthesis(query: str, analyzer: Analyzer) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.keywords, qa.window, qa.language) == ("synthesis", (), None, "hi"), (
-        qa.reason
-    )
 
 
 @pytest.mark.parametrize(
@@ -51,41 +43,6 @@ def test_a_named_topic_makes_a_detail_question(
 ) -> None:
     qa = analyze(query, analyzer)
     assert (qa.intent, qa.keywords, qa.window) == ("detail", keywords, None), qa.reason
-
-
-def test_what_is_new_since_yesterday_is_recent_from_yesterday(analyzer: Analyzer) -> None:
-    qa = analyze("कल से क्या नया है?", analyzer)
-    assert (qa.intent, qa.recency, qa.language, qa.keywords) == ("recent", True, "hi", ())
-    assert qa.window is not None
-    assert (qa.window.start, qa.window.end) == (at(2024, 5, 7), None)
-
-
-@pytest.mark.parametrize(
-    "query", ["क्या नया है?", "ताज़ा अपडेट क्या है?", "मुझसे क्या छूट गया?", "आजकल क्या चल रहा है?"]
-)
-def test_what_is_new_is_recent_without_a_window(query: str, analyzer: Analyzer) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.recency, qa.window, qa.keywords) == ("recent", True, None, ()), qa.reason
-
-
-@pytest.mark.parametrize(
-    ("query", "entity"),
-    [
-        ("बजट के बारे में कहाँ बात हुई?", "बजट"),
-        ("हमने बजट पर कहां चर्चा की?", "बजट"),
-        ("कहाँ बजट का ज़िक्र हुआ?", "बजट"),
-        ("बजट का उल्लेख कहाँ हुआ?", "बजट"),
-        ("किस बैठक में बजट पर चर्चा हुई?", "बजट"),
-        # a word with vowel signs and a virama is one word, not letters trimmed away
-        ("मार्केटिंग के बारे में कहाँ बात हुई?", "मार्केटिंग"),
-    ],
-)
-def test_where_do_we_talk_about_names_the_entity(
-    query: str, entity: str, analyzer: Analyzer
-) -> None:
-    qa = analyze(query, analyzer)
-    assert qa.intent == "entity", qa.reason
-    assert qa.entities[0] == entity
 
 
 @pytest.mark.parametrize(
@@ -108,6 +65,17 @@ def test_who_is_responsible_asks_a_detail(analyzer: Analyzer) -> None:
     qa = analyze("बजट का जिम्मेदार कौन है?", analyzer)
     assert (qa.intent, qa.keywords, qa.entities) == ("detail", ("बजट", "जिम्मेदार"), ())
 
+
+#: Where do we talk about X, and X.
+WHERE = (
+    ("बजट के बारे में कहाँ बात हुई?", "बजट"),
+    ("हमने बजट पर कहां चर्चा की?", "बजट"),
+    ("कहाँ बजट का ज़िक्र हुआ?", "बजट"),
+    ("बजट का उल्लेख कहाँ हुआ?", "बजट"),
+    ("किस बैठक में बजट पर चर्चा हुई?", "बजट"),
+    # a word with vowel signs and a virama is one word, not letters trimmed away
+    ("मार्केटिंग के बारे में कहाँ बात हुई?", "मार्केटिंग"),
+)
 
 WINDOWS = [
     ("आज", at(2024, 5, 8), at(2024, 5, 9)),
@@ -141,15 +109,6 @@ WINDOWS = [
 ]
 
 
-@pytest.mark.parametrize(("query", "start", "end"), WINDOWS)
-def test_time_expressions_resolve_against_now(
-    query: str, start: datetime, end: datetime | None, analyzer: Analyzer
-) -> None:
-    window = analyze(query, analyzer).window
-    assert window is not None, query
-    assert (window.start, window.end) == (start, end)
-
-
 def test_a_vowel_sign_does_not_end_a_word() -> None:
     """``\\w`` does not count "ि" or "ा" as letters: without them in the word, "कल"
     (yesterday) matched inside "निकला" (came out) and "कला" (art)."""
@@ -169,3 +128,13 @@ def test_a_word_with_vowel_signs_and_a_virama_is_one_entity() -> None:
 @pytest.mark.parametrize("query", ["वह बाहर निकला", "कला प्रदर्शनी कैसी थी?", "आजकल"])
 def test_a_day_word_inside_another_word_is_no_time(query: str, analyzer: Analyzer) -> None:
     assert analyze(query, analyzer).window is None
+
+
+class TestHindi(AskedAlike):
+    language = "hi"
+    general = GENERAL
+    since_yesterday = ("कल से क्या नया है?",)
+    whats_new = ("क्या नया है?", "ताज़ा अपडेट क्या है?", "मुझसे क्या छूट गया?", "आजकल क्या चल रहा है?")
+    where = WHERE
+    windows = WINDOWS
+    detected = GENERAL

@@ -3,12 +3,11 @@ ask them, and the words of other languages that the Indonesian cues must leave a
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import pytest
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.query import analyze_query
 
+from tests.memory.asked_alike import AskedAlike
 from tests.memory.query_moment import NOW, analyze, at
 
 #: A summary, the main points, what was said or decided.
@@ -100,12 +99,6 @@ OTHERS = [
 ]
 
 
-@pytest.mark.parametrize("query", GENERAL)
-def test_general_questions_are_synthesis(query: str, analyzer: Analyzer) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.keywords, qa.window) == ("synthesis", (), None), qa.reason
-
-
 @pytest.mark.parametrize(("query", "topic"), SPECIFIC)
 def test_a_named_topic_makes_a_detail_question(query: str, topic: str, analyzer: Analyzer) -> None:
     qa = analyze(query, analyzer)
@@ -118,28 +111,6 @@ def test_scope_words_leave_the_keywords(analyzer: Analyzer) -> None:
     assert (qa.language, qa.keywords) == ("id", ("anggar",))
     qa = analyze("Di mana anggaran dibahas dalam rapat?", analyzer)
     assert qa.keywords == ("anggaran",)
-
-
-@pytest.mark.parametrize("query", SINCE_YESTERDAY)
-def test_what_is_new_since_yesterday_is_recent_from_yesterday(
-    query: str, analyzer: Analyzer
-) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.recency, qa.language, qa.keywords) == ("recent", True, "id", ())
-    assert qa.window is not None
-    assert (qa.window.start, qa.window.end) == (at(2024, 5, 7), None)
-
-
-@pytest.mark.parametrize("query", WHATS_NEW)
-def test_what_is_new_is_recent_without_a_window(query: str, analyzer: Analyzer) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.recency, qa.window, qa.keywords) == ("recent", True, None, ()), qa.reason
-
-
-@pytest.mark.parametrize("query", WHERE)
-def test_where_do_we_talk_about_names_the_entity(query: str, analyzer: Analyzer) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.entities[:1]) == ("entity", ("anggaran",)), qa.reason
 
 
 def test_who_is_needs_a_name(analyzer: Analyzer) -> None:
@@ -164,23 +135,19 @@ def test_where_is_something_held_is_no_entity_question(analyzer: Analyzer) -> No
     assert (qa.intent, qa.entities) == ("detail", ()), qa.reason
 
 
-@pytest.mark.parametrize(("query", "start", "end"), WINDOWS)
-def test_time_expressions_resolve_against_now(
-    query: str, start: datetime, end: datetime | None, analyzer: Analyzer
-) -> None:
-    window = analyze(query, analyzer).window
-    assert window is not None, query
-    assert (window.start, window.end) == (start, end)
-
-
-@pytest.mark.parametrize("query", DETECTED)
-def test_indonesian_questions_are_analyzed_as_indonesian(query: str, analyzer: Analyzer) -> None:
-    assert analyze(query, analyzer).language == "id"
-
-
 @pytest.mark.parametrize(("query", "keywords"), OTHERS)
 def test_other_languages_keep_their_words(
     query: str, keywords: tuple[str, ...], analyzer: Analyzer
 ) -> None:
     qa = analyze(query, analyzer)
     assert (qa.intent, qa.keywords, qa.window) == ("detail", keywords, None), qa.reason
+
+
+class TestIndonesian(AskedAlike):
+    language = "id"
+    general = GENERAL
+    since_yesterday = SINCE_YESTERDAY
+    whats_new = WHATS_NEW
+    where = tuple((query, "anggaran") for query in WHERE)
+    windows = WINDOWS
+    detected = DETECTED

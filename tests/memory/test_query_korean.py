@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import pytest
 from rerank_plus.analysis import Analyzer
 
+from tests.memory.asked_alike import AskedAlike
 from tests.memory.query_moment import analyze, at
 
 #: A summary, the main points, what was said or decided.
@@ -22,14 +21,6 @@ GENERAL = [
     "전체적으로 어떤 회의였나요?",
     "결정 사항 정리 좀 해줘",
 ]
-
-
-@pytest.mark.parametrize("query", GENERAL)
-def test_general_questions_are_synthesis(query: str, analyzer: Analyzer) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.keywords, qa.window, qa.language) == ("synthesis", (), None, "ko"), (
-        qa.reason
-    )
 
 
 @pytest.mark.parametrize(
@@ -57,43 +48,6 @@ def test_keywords_keep_the_topic_and_lose_scope_words_and_particles(analyzer: An
 
 
 SINCE_YESTERDAY = ["어제부터 새로운 소식이 있나요?", "어제 이후로 새로운 게 있나요?"]
-
-
-@pytest.mark.parametrize("query", SINCE_YESTERDAY)
-def test_what_is_new_since_yesterday_is_recent_from_yesterday(
-    query: str, analyzer: Analyzer
-) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.recency, qa.language, qa.keywords) == ("recent", True, "ko", ())
-    assert qa.window is not None
-    assert (qa.window.start, qa.window.end) == (at(2024, 5, 7), None)
-
-
-@pytest.mark.parametrize(
-    "query", ["새로운 거 있어?", "뭐가 바뀌었나요?", "내가 놓친 게 뭐야?", "최근 소식 알려 줘"]
-)
-def test_what_is_new_is_recent_without_a_window(query: str, analyzer: Analyzer) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.recency, qa.window, qa.keywords) == ("recent", True, None, ()), qa.reason
-
-
-@pytest.mark.parametrize(
-    "query",
-    [
-        "예산에 대해 어디서 이야기했나요?",
-        "어디서 예산 얘기를 했나요?",
-        "예산 얘기는 어디서 나왔어?",
-        "예산이 언급된 부분을 모두 찾아줘",
-        "어느 회의에서 예산 이야기가 나왔나요?",
-        "김민수 씨가 어디서 예산을 언급했나요?",
-    ],
-)
-def test_where_do_we_talk_about_names_the_entity_without_its_particle(
-    query: str, analyzer: Analyzer
-) -> None:
-    qa = analyze(query, analyzer)
-    assert qa.intent == "entity", qa.reason
-    assert qa.entities[0] == "예산"
 
 
 def test_an_entity_of_several_words_and_tell_me_about(analyzer: Analyzer) -> None:
@@ -130,6 +84,17 @@ def test_who_is_a_role_asks_a_detail(analyzer: Analyzer) -> None:
     assert (qa.intent, qa.entities) == ("detail", ()), qa.reason
 
 
+#: Where do we talk about the budget: the entity comes without its particle ("예산", not
+#: "예산에").
+WHERE_BUDGET = (
+    "예산에 대해 어디서 이야기했나요?",
+    "어디서 예산 얘기를 했나요?",
+    "예산 얘기는 어디서 나왔어?",
+    "예산이 언급된 부분을 모두 찾아줘",
+    "어느 회의에서 예산 이야기가 나왔나요?",
+    "김민수 씨가 어디서 예산을 언급했나요?",
+)
+
 WINDOWS = [
     ("오늘", at(2024, 5, 8), at(2024, 5, 9)),
     ("어제", at(2024, 5, 7), at(2024, 5, 8)),
@@ -163,15 +128,6 @@ WINDOWS = [
 ]
 
 
-@pytest.mark.parametrize(("query", "start", "end"), WINDOWS)
-def test_time_expressions_resolve_against_now(
-    query: str, start: datetime, end: datetime | None, analyzer: Analyzer
-) -> None:
-    window = analyze(query, analyzer).window
-    assert window is not None, query
-    assert (window.start, window.end) == (start, end)
-
-
 def test_a_time_word_takes_its_particle_and_leaves_no_topic(analyzer: Analyzer) -> None:
     """The word "월요일에" (on Monday) is a day, as "on Monday" is: no scope, no keyword."""
     qa = analyze("월요일에", analyzer)
@@ -191,3 +147,13 @@ def test_a_time_word_takes_its_particle_and_leaves_no_topic(analyzer: Analyzer) 
 )
 def test_words_that_start_like_a_time_are_no_time(query: str, analyzer: Analyzer) -> None:
     assert analyze(query, analyzer).window is None
+
+
+class TestKorean(AskedAlike):
+    language = "ko"
+    general = GENERAL
+    since_yesterday = SINCE_YESTERDAY
+    whats_new = ("새로운 거 있어?", "뭐가 바뀌었나요?", "내가 놓친 게 뭐야?", "최근 소식 알려 줘")
+    where = tuple((query, "예산") for query in WHERE_BUDGET)
+    windows = WINDOWS
+    detected = GENERAL

@@ -4,12 +4,11 @@ tones, must leave alone."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import pytest
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.query import analyze_query
 
+from tests.memory.asked_alike import AskedAlike
 from tests.memory.query_moment import NOW, analyze, at
 
 #: A summary, the main points, what was said or decided.
@@ -102,42 +101,12 @@ OTHERS = [
 ]
 
 
-@pytest.mark.parametrize("query", GENERAL)
-def test_general_questions_are_synthesis(query: str, analyzer: Analyzer) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.keywords, qa.window) == ("synthesis", (), None), qa.reason
-
-
 @pytest.mark.parametrize(("query", "keywords"), SPECIFIC)
 def test_a_named_topic_makes_a_detail_question(
     query: str, keywords: tuple[str, ...], analyzer: Analyzer
 ) -> None:
     qa = analyze(query, analyzer)
     assert (qa.intent, qa.keywords) == ("detail", keywords), qa.reason
-
-
-@pytest.mark.parametrize("query", SINCE_YESTERDAY)
-def test_what_is_new_since_yesterday_is_recent_from_yesterday(
-    query: str, analyzer: Analyzer
-) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.recency, qa.language, qa.keywords) == ("recent", True, "vi", ())
-    assert qa.window is not None
-    assert (qa.window.start, qa.window.end) == (at(2024, 5, 7), None)
-
-
-@pytest.mark.parametrize("query", WHATS_NEW)
-def test_what_is_new_is_recent_without_a_window(query: str, analyzer: Analyzer) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.recency, qa.window, qa.keywords) == ("recent", True, None, ()), qa.reason
-
-
-@pytest.mark.parametrize(("query", "entity"), WHERE)
-def test_where_do_we_talk_about_names_the_entity(
-    query: str, entity: str, analyzer: Analyzer
-) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.entities[:1]) == ("entity", (entity,)), qa.reason
 
 
 def test_who_is_needs_a_name(analyzer: Analyzer) -> None:
@@ -158,15 +127,6 @@ def test_a_name_before_la_ai_counts_when_known_or_capitalized_inside(analyzer: A
         assert analyze(query, analyzer).intent == "detail", query
 
 
-@pytest.mark.parametrize(("query", "start", "end"), WINDOWS)
-def test_time_expressions_resolve_against_now(
-    query: str, start: datetime, end: datetime | None, analyzer: Analyzer
-) -> None:
-    window = analyze(query, analyzer).window
-    assert window is not None, query
-    assert (window.start, window.end) == (start, end)
-
-
 @pytest.mark.parametrize("query", NOT_WEEKDAYS)
 def test_ordinals_and_order_are_no_weekday(query: str, analyzer: Analyzer) -> None:
     assert analyze(query, analyzer).window is None
@@ -180,14 +140,19 @@ def test_since_is_vietnamese_only_inside_a_vietnamese_time(analyzer: Analyzer) -
         assert (window.start, window.end) == (at(2024, 5, 7), at(2024, 5, 8)), query
 
 
-@pytest.mark.parametrize("query", DETECTED)
-def test_vietnamese_questions_are_analyzed_as_vietnamese(query: str, analyzer: Analyzer) -> None:
-    assert analyze(query, analyzer).language == "vi"
-
-
 @pytest.mark.parametrize(("query", "keywords"), OTHERS)
 def test_other_languages_keep_their_words(
     query: str, keywords: tuple[str, ...], analyzer: Analyzer
 ) -> None:
     qa = analyze(query, analyzer)
     assert (qa.intent, qa.keywords, qa.window) == ("detail", keywords, None), qa.reason
+
+
+class TestVietnamese(AskedAlike):
+    language = "vi"
+    general = GENERAL
+    since_yesterday = SINCE_YESTERDAY
+    whats_new = WHATS_NEW
+    where = WHERE
+    windows = WINDOWS
+    detected = DETECTED
