@@ -22,6 +22,7 @@ CASES = {
     "where_case": "where",
     "window_case": "windows",
     "detected_question": "detected",
+    "other_case": "others",
 }
 
 
@@ -86,3 +87,18 @@ class AskedAlike:
         self, detected_question: str, analyzer: Analyzer
     ) -> None:
         assert analyze(detected_question, analyzer).language == self.language
+
+
+class KeepsOtherLanguagesWords:
+    """A language written in Latin letters: its cues are tried on every question, so the
+    words other languages share with them must stay those languages' keywords."""
+
+    #: (another language's question, its keywords): a detail question, no window.
+    others: ClassVar[Sequence[tuple[str, tuple[str, ...]]]]
+
+    def test_other_languages_keep_their_words(
+        self, other_case: tuple[str, tuple[str, ...]], analyzer: Analyzer
+    ) -> None:
+        query, keywords = other_case
+        qa = analyze(query, analyzer)
+        assert (qa.intent, qa.keywords, qa.window) == ("detail", keywords, None), qa.reason

@@ -9,7 +9,7 @@ import pytest
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory import Embedder
 
-from tests.memory.asked_alike import CASES, AskedAlike
+from tests.memory.asked_alike import CASES, AskedAlike, KeepsOtherLanguagesWords
 
 QMSUM = Path(__file__).resolve().parents[3] / "shared" / "eval" / "qmsum"
 
@@ -43,7 +43,7 @@ def qmsum() -> Path:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """An :class:`AskedAlike` test runs once per item of its language's list."""
-    if metafunc.cls is None or not issubclass(metafunc.cls, AskedAlike):
+    if metafunc.cls is None or not issubclass(metafunc.cls, (AskedAlike, KeepsOtherLanguagesWords)):
         return
     for argument, attribute in CASES.items():
         if argument in metafunc.fixturenames:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rerank_plus.analysis import Analyzer
 
-from tests.memory.asked_alike import AskedAlike
+from tests.memory.asked_alike import AskedAlike, KeepsOtherLanguagesWords
 from tests.memory.query_moment import analyze, at
 
 #: A summary, the main points, what was said or decided.
@@ -122,15 +122,7 @@ def test_who_is_needs_a_name(analyzer: Analyzer) -> None:
     assert (qa.intent, qa.keywords) == ("detail", ("zodpovědný", "rozpočet")), qa.reason
 
 
-@pytest.mark.parametrize(("query", "keywords"), OTHERS)
-def test_other_languages_keep_their_words(
-    query: str, keywords: tuple[str, ...], analyzer: Analyzer
-) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.keywords, qa.window) == ("detail", keywords, None), qa.reason
-
-
-class TestCzech(AskedAlike):
+class TestCzech(AskedAlike, KeepsOtherLanguagesWords):
     language = "cs"
     general = GENERAL
     since_yesterday = ("Co nového se stalo od včerejška?",)
@@ -138,3 +130,4 @@ class TestCzech(AskedAlike):
     where = WHERE
     windows = WINDOWS
     detected = DETECTED
+    others = OTHERS

@@ -7,7 +7,7 @@ import pytest
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.query import analyze_query
 
-from tests.memory.asked_alike import AskedAlike
+from tests.memory.asked_alike import AskedAlike, KeepsOtherLanguagesWords
 from tests.memory.query_moment import NOW, analyze, at
 
 #: A summary, the main points, what was said or decided.
@@ -135,15 +135,7 @@ def test_where_is_something_held_is_no_entity_question(analyzer: Analyzer) -> No
     assert (qa.intent, qa.entities) == ("detail", ()), qa.reason
 
 
-@pytest.mark.parametrize(("query", "keywords"), OTHERS)
-def test_other_languages_keep_their_words(
-    query: str, keywords: tuple[str, ...], analyzer: Analyzer
-) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.keywords, qa.window) == ("detail", keywords, None), qa.reason
-
-
-class TestIndonesian(AskedAlike):
+class TestIndonesian(AskedAlike, KeepsOtherLanguagesWords):
     language = "id"
     general = GENERAL
     since_yesterday = SINCE_YESTERDAY
@@ -151,3 +143,4 @@ class TestIndonesian(AskedAlike):
     where = tuple((query, "anggaran") for query in WHERE)
     windows = WINDOWS
     detected = DETECTED
+    others = OTHERS

@@ -8,7 +8,7 @@ import pytest
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.query import analyze_query
 
-from tests.memory.asked_alike import AskedAlike
+from tests.memory.asked_alike import AskedAlike, KeepsOtherLanguagesWords
 from tests.memory.query_moment import NOW, analyze, at
 
 #: A summary, the main points, what was said or decided.
@@ -140,15 +140,7 @@ def test_since_is_vietnamese_only_inside_a_vietnamese_time(analyzer: Analyzer) -
         assert (window.start, window.end) == (at(2024, 5, 7), at(2024, 5, 8)), query
 
 
-@pytest.mark.parametrize(("query", "keywords"), OTHERS)
-def test_other_languages_keep_their_words(
-    query: str, keywords: tuple[str, ...], analyzer: Analyzer
-) -> None:
-    qa = analyze(query, analyzer)
-    assert (qa.intent, qa.keywords, qa.window) == ("detail", keywords, None), qa.reason
-
-
-class TestVietnamese(AskedAlike):
+class TestVietnamese(AskedAlike, KeepsOtherLanguagesWords):
     language = "vi"
     general = GENERAL
     since_yesterday = SINCE_YESTERDAY
@@ -156,3 +148,4 @@ class TestVietnamese(AskedAlike):
     where = WHERE
     windows = WINDOWS
     detected = DETECTED
+    others = OTHERS

@@ -306,20 +306,23 @@ def _entities(
     leads = _texts(text, found["entity_leads"] + found["entity_trails"])
     quoted = quoted_entities(text, folded)
     quotes = [span for span, _ in quoted]
-    for lead in found["name_leads"]:
-        named = target_entities(text, folded, [(lead.start, lead.end)], times, empty)
-        kept = [(s, name) for s, name in named if looks_like_a_name(text, s, names, quotes)]
-        targets += kept
-        leads += [text[lead.start : lead.end].strip()] if kept else []
-    for trail in found["name_trails"]:
-        named = preceding_entities(text, folded, [(trail.start, trail.end)], ends, empty)
+    # A name follows "who is" or, where a language names it first, stands before "是谁"; a
+    # capital opening the question says nothing in the second case.
+    named = [
+        (lead, target_entities(text, folded, [(lead.start, lead.end)], times, empty), True)
+        for lead in found["name_leads"]
+    ] + [
+        (trail, preceding_entities(text, folded, [(trail.start, trail.end)], ends, empty), False)
+        for trail in found["name_trails"]
+    ]
+    for cue, candidates, first_word in named:
         kept = [
-            (s, name)
-            for s, name in named
-            if looks_like_a_name(text, s, names, quotes, first_word=False)
+            (span, name)
+            for span, name in candidates
+            if looks_like_a_name(text, span, names, quotes, first_word=first_word)
         ]
         targets += kept
-        leads += [text[trail.start : trail.end].strip()] if kept else []
+        leads += [text[cue.start : cue.end].strip()] if kept else []
     targets = [(span, spelled_as_known(name, names)) for span, name in targets]
     # A known name that is also a stop word counts only as the caller spells it ("Will", not
     # the "will" of "who will present"; "Lan", not the "lần" of "lần trước").
