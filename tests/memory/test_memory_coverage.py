@@ -12,7 +12,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from rerank_plus.memory import Memory, MemoryRetriever, build_memory
 from rerank_plus.memory.compose import ELISION, Composer
-from rerank_plus.memory.coverage import Candidate, Coverage, pick, salience
+from rerank_plus.memory.coverage import Candidate, Coverage, Timeline, pick, salience
 from rerank_plus.memory.items import MemoryItem
 from rerank_plus.memory.search import Hit
 from rerank_plus.memory.sentences import split_sentences
@@ -80,6 +80,32 @@ def test_a_section_not_shown_yet_draws_the_next_pick() -> None:
     ] == [0, 1]
 
 
+def test_the_timeline_reward_grows_with_the_distance_to_what_is_shown_up_to_the_gap() -> None:
+    timeline = Timeline({}, gap=0.2, weight=3.0)
+    assert timeline.reward(0.5, [0.5]) == 0.0  # where something is shown already
+    assert timeline.reward(0.6, [0.0, 0.5, 1.0]) == pytest.approx(1.5)  # half the gap away
+    assert timeline.reward(0.1, [0.5]) == timeline.reward(0.9, [0.5]) == 3.0  # past the gap
+    assert timeline.reward(0.3, []) == 3.0  # nothing shown: every place is far
+
+
+def test_a_place_far_from_what_is_shown_draws_the_next_pick() -> None:
+    weights = {"budget": 3.0, "cost": 2.5, "petition": 1.0}
+    first = candidate(0, "budget", item="m0")
+    next_door = candidate(0, "cost", item="m1")
+    far_away = candidate(0, "petition", item="m9")
+    timeline = Timeline({"m0": 0.5, "m1": 0.52, "m9": 0.0}, gap=0.1, weight=3.0)
+    pool = [first, next_door, far_away]
+    # by weight alone "cost" (2.5) comes next; the opening, far from the first pick, wins
+    assert [c.item for c in pick(pool, weights, 14, set(), reward=0)] == ["m0", "m1"]
+    shown: list[float] = []
+    picked = pick(pool, weights, 14, set(), reward=0, timeline=timeline, shown_places=shown)
+    assert [c.item for c in picked] == ["m0", "m9"]
+    assert shown == [0.0, 0.5]  # the places shown, kept sorted for the next block's fill
+    # what an earlier block showed counts: with the opening shown, the two others are picked
+    again = pick(pool, weights, 14, set(), reward=0, timeline=timeline, shown_places=[0.0, 0.5])
+    assert sorted(c.item for c in again) == ["m0", "m1"]
+
+
 def test_relevance_multiplies_the_gain() -> None:
     weights = {"budget": 2.0, "logo": 2.0}
     a = candidate(0, "budget")
@@ -101,7 +127,11 @@ def test_no_candidate_gives_no_pick() -> None:
     assert pick([], {"a": 1.0}, 100, set()) == []
 
 
-def coverage_of(items: list[MemoryItem], sections: dict[str, str] | None = None) -> Coverage:
+def coverage_of(
+    items: list[MemoryItem],
+    sections: dict[str, str] | None = None,
+    timeline: Timeline | None = None,
+) -> Coverage:
     """Terms: the lower-cased words of four letters or more of each sentence."""
 
     def terms_of(item: MemoryItem) -> tuple[frozenset[str], ...]:
@@ -121,6 +151,7 @@ def coverage_of(items: list[MemoryItem], sections: dict[str, str] | None = None)
         False,
         sections or {},
         max(weights.values(), default=0.0),
+        timeline,
     )
 
 
@@ -170,6 +201,8 @@ def test_property_coverage_never_over_budget_and_no_sentence_twice(
     hits = hits_by_block(texts, levels, speakers=True)
     items = [hit.item for pool in hits.values() for hit in pool]
     sections = {item.id: f"s{item.index // 3}" for item in items if item.level < 2}
+    # every level on one timeline (a memory gives summaries above windows none)
+    places = {item.id: item.index / max(len(items), 1) for item in items}
     result = Composer(approximate_tokens, {}, with_date=False).compose(
         hits,
         {"overview": 0.3, "extracts": 0.3, "quotes": 0.4},
@@ -177,7 +210,7 @@ def test_property_coverage_never_over_budget_and_no_sentence_twice(
         budget,
         0.0,
         Trace("q"),
-        coverage=coverage_of(items, sections),
+        coverage=coverage_of(items, sections, Timeline(places, gap=0.2, weight=2.0)),
     )
     assert result.tokens == approximate_tokens(result.text) <= budget
     assert shown_once(result.placed)

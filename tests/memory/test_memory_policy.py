@@ -31,6 +31,8 @@ def test_ready_made_profiles_follow_the_design() -> None:
     assert detail.drill_from == "regions" and 0 < detail.neighbour_weight < 1
     assert detail.fusion == {"method": "weighted", "normalization": "minmax"}
     assert synthesis.fusion is None and synthesis.drill_from == "top"
+    # a broad context spreads over the conversation; the others read what is relevant
+    assert synthesis.spread == {"gap": 0.06, "weight": 1.5} and detail.spread is None
 
 
 @pytest.mark.parametrize(
@@ -110,6 +112,18 @@ def test_a_memory_section_overrides_one_intent_and_the_tiers(tmp_path: Path) -> 
             "weight.",
         ),
         (
+            {"memory": {"synthesis": {"spread": {"gaps": 0.1}}}},
+            "Unknown key 'gaps' in memory.synthesis.spread; valid keys: gap, weight.",
+        ),
+        (
+            {"memory": {"synthesis": {"spread": {"gap": 0}}}},
+            "memory.synthesis.spread.gap must be a share of the conversation in (0, 1].",
+        ),
+        (
+            {"memory": {"synthesis": {"spread": {"weight": -1}}}},
+            "memory.synthesis.spread.weight must be a number in [0, 100], got -1.",
+        ),
+        (
             {"memory": {"tiers": {"large": 9000}}},
             "Unknown key 'large' in memory.tiers; valid keys: small, medium.",
         ),
@@ -181,3 +195,12 @@ def test_a_freshness_setting_keeps_what_it_leaves_out() -> None:
 def test_a_profile_name_that_is_no_file_says_so() -> None:
     with pytest.raises(ValueError, match="is neither a ready profile"):
         memory_profile("no-such-profile.yaml")
+
+
+def test_a_spread_setting_keeps_what_it_leaves_out_and_none_turns_it_off() -> None:
+    wider = memory_profile({"memory": {"synthesis": {"spread": {"gap": 0.2}}}})
+    assert wider.policies["synthesis"].spread == {"gap": 0.2, "weight": 1.5}
+    off = memory_profile({"memory": {"synthesis": {"spread": None}}})
+    assert off.policies["synthesis"].spread is None
+    entity = memory_profile({"memory": {"entity": {"spread": {"weight": 1}}}})
+    assert entity.policies["entity"].spread == {"gap": 0.06, "weight": 1.0}

@@ -122,6 +122,8 @@ class _FillState:
     #: the terms of what is shown (read by a coverage fill only)
     covered: set[str] = field(default_factory=set)
     sections: set[str] = field(default_factory=set)
+    #: the timeline places of what a coverage fill showed
+    places: list[float] = field(default_factory=list)
     #: per coverage block, the allowance its last fill left unused
     coverage_left: dict[str, float] = field(default_factory=dict)
 
@@ -297,6 +299,8 @@ class Composer:
             relevance,
             set(state.sections),
             coverage.reward,
+            coverage.timeline,
+            sorted(state.places),
         )
         by_id = {hit.item.id: hit for hit in hits}
         shown, cost = self._fitted(by_id, picks, allowance, title)
@@ -314,6 +318,8 @@ class Composer:
             state.covered.update(*(terms[k] for k in kept))
             if item.id in coverage.sections:
                 state.sections.add(coverage.sections[item.id])
+            if coverage.timeline is not None and item.id in coverage.timeline.places:
+                state.places.append(coverage.timeline.places[item.id])
             if block == "quotes":
                 state.quote_indices.add(item.index)
         state.opened.add(block)

@@ -12,11 +12,14 @@ coverage (Khuller, Moss and Naor, 1999), the one extractive summarizers use (Lin
 2011); counting a term once is SumBasic's update at its limit (Nenkova and Vanderwende, 2005).
 When the question names a topic, each gain is multiplied by its item's relevance (its score
 min-max scaled over its block's pool), so what is covered is what the question is about.
+A :class:`Timeline` spreads the picks over the conversation as evenly spaced sentences are
+spread: what is said once, at the opening or in a short exchange, is a topic too.
 """
 
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left, insort
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
@@ -35,11 +38,41 @@ MIN_SENTENCE_TERMS = 2
 
 
 @dataclass(frozen=True)
+class Timeline:
+    """Where each window and message sits in the conversation (its ``places``: 0 the first
+    message, 1 the last; a window at the mean of its messages') and what a sentence gains for
+    standing far from everything shown: ``weight`` times the distance to the nearest shown
+    place, as a share of ``gap``, up to ``weight`` at ``gap`` or more. Salience alone passes
+    over a part whose words the rest of the conversation never uses again (the opening review
+    of the last meeting, petitions read out, a short aside), and each of those is a topic of
+    its own; evenly spaced sentences cover every part but say little of each. The reward
+    only shrinks as the context grows, so the lazy greedy of :func:`pick` stays exact.
+
+    >>> timeline = Timeline({"m0": 0.0, "m8": 1.0}, gap=0.25, weight=2.0)
+    >>> timeline.reward(0.625, [0.5]), timeline.reward(1.0, [0.5]), timeline.reward(0.5, [])
+    (1.0, 2.0, 2.0)
+    """
+
+    places: Mapping[str, float]
+    gap: float
+    weight: float
+
+    def reward(self, place: float, shown: Sequence[float]) -> float:
+        """What a sentence at ``place`` gains, ``shown`` being the sorted places already in
+        the context."""
+        at = bisect_left(shown, place)
+        nearest = min(
+            (abs(shown[k] - place) for k in (at - 1, at) if 0 <= k < len(shown)), default=1.0
+        )
+        return self.weight * min(1.0, nearest / self.gap)
+
+
+@dataclass(frozen=True)
 class Coverage:
     """What a composition fills by coverage: which blocks, the terms' weights, each item's
     sentence terms, whether relevance multiplies the gains (when the question names a topic),
     the section of each message and window and what a section not shown yet adds (see
-    :func:`pick`)."""
+    :func:`pick`), and the timeline that spreads the picks (None: no spread)."""
 
     blocks: frozenset[str]
     weights: Mapping[str, float]
@@ -47,6 +80,7 @@ class Coverage:
     by_relevance: bool
     sections: Mapping[str, str]
     reward: float
+    timeline: Timeline | None = None
 
 
 def salience(message_counts: Mapping[str, int]) -> dict[str, float]:
@@ -84,10 +118,13 @@ def pick(
     relevance: Mapping[str, float] | None = None,
     shown_sections: set[str] | None = None,
     reward: float | None = None,
+    timeline: Timeline | None = None,
+    shown_places: list[float] | None = None,
 ) -> list[Candidate]:
     """The candidates picked greedily by new weight per token while they fit ``allowance``,
-    in the order picked; ``covered`` (terms already in the context) and ``shown_sections``
-    grow with each pick. ``relevance`` (by item id) multiplies an item's gains.
+    in the order picked; ``covered`` (terms already in the context), ``shown_sections`` and
+    ``shown_places`` (sorted) grow with each pick. ``relevance`` (by item id) multiplies an
+    item's gains; ``timeline`` adds its reward for a place far from those shown.
 
     A section (a part of the conversation: the summary above a window) not shown yet adds
     ``reward`` (default: the weight of the memory's most used term) to its sentences' gains,
@@ -103,6 +140,8 @@ def pick(
     [0]
     """
     shown_sections = set() if shown_sections is None else shown_sections
+    shown_places = [] if shown_places is None else shown_places
+    places = [None if timeline is None else timeline.places.get(c.item) for c in candidates]
     if reward is None:
         reward = max(weights.values(), default=0.0)
     open_items: set[str] = set()
@@ -116,6 +155,9 @@ def pick(
         found = fsum(map(weight_of, candidate.terms - covered, zeros))
         if candidate.section is not None and candidate.section not in shown_sections:
             found += reward
+        place = places[position]
+        if place is not None and timeline is not None:
+            found += timeline.reward(place, shown_places)
         return found if scale is None else found * scale[position]
 
     # what each costs now: its item's header too until the item is opened
@@ -155,6 +197,8 @@ def pick(
         covered.update(chosen.terms)
         if chosen.section is not None:
             shown_sections.add(chosen.section)
+        if places[best] is not None:
+            insort(shown_places, places[best])
         if chosen.item not in open_items:
             open_items.add(chosen.item)
             for position in in_item[chosen.item]:

@@ -368,6 +368,20 @@ class MemoryIndex:
         shown yet is worth to a coverage fill (see :func:`~rerank_plus.memory.coverage.pick`)."""
         return max(self.salience.values(), default=0.0)
 
+    @cached_property
+    def places(self) -> dict[str, float]:
+        """Where each message and window sits in the conversation, 0 the first message and 1
+        the last (a window at the mean of its messages'): the timeline a broad question's
+        context is spread over (see :class:`~rerank_plus.memory.coverage.Timeline`)."""
+        messages = self.memory.level(0)
+        last = max(len(messages) - 1, 1)
+        found = {message.id: message.index / last for message in messages}
+        for window in self.memory.level(1):
+            spots = [found[key] for key in window.covers if key in found]
+            if spots:
+                found[window.id] = sum(spots) / len(spots)
+        return found
+
     @staticmethod
     def _sections(memory: Memory) -> dict[str, str]:
         """The part of the conversation each window and message belongs to: the summary right

@@ -25,7 +25,7 @@ from typing import Any
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.compose import TOKENS_PER_READ, Composer, context_items
 from rerank_plus.memory.context import ContextItem, Guidance, MemoryContext
-from rerank_plus.memory.coverage import Coverage
+from rerank_plus.memory.coverage import Coverage, Timeline
 from rerank_plus.memory.dense_trust import BLIND_LIKENESS, leaning_lexical
 from rerank_plus.memory.drilldown import drill_down
 from rerank_plus.memory.embedding import as_embedder
@@ -57,8 +57,21 @@ def _check_reranker(name: str, value: Any) -> Reranker | None:
     return value
 
 
-def _coverage(index: MemoryIndex, blocks: Iterable[str], *, by_relevance: bool) -> Coverage:
-    """What a coverage fill of ``blocks`` reads of the memory (see :class:`Coverage`)."""
+def _coverage(
+    index: MemoryIndex,
+    blocks: Iterable[str],
+    *,
+    by_relevance: bool,
+    spread: Mapping[str, float] | None = None,
+) -> Coverage:
+    """What a coverage fill of ``blocks`` reads of the memory (see :class:`Coverage`), its
+    picks spread over the conversation as the policy's ``spread`` asks (a weight in units of
+    the most used term's)."""
+    timeline = (
+        Timeline(index.places, spread["gap"], spread["weight"] * index.peak_salience)
+        if spread and spread["weight"] > 0
+        else None
+    )
     return Coverage(
         frozenset(blocks),
         index.salience,
@@ -66,6 +79,7 @@ def _coverage(index: MemoryIndex, blocks: Iterable[str], *, by_relevance: bool) 
         by_relevance=by_relevance,
         sections=index.sections,
         reward=index.peak_salience,
+        timeline=timeline,
     )
 
 
@@ -260,7 +274,12 @@ class MemoryRetriever:
             trace,
             policy.show_order,
             drilled=drilled,
-            coverage=_coverage(index, policy.coverage_blocks, by_relevance=bool(analysis.keywords))
+            coverage=_coverage(
+                index,
+                policy.coverage_blocks,
+                by_relevance=bool(analysis.keywords),
+                spread=policy.spread,
+            )
             if policy.coverage_blocks
             else None,
         )
