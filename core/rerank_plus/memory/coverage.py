@@ -197,8 +197,9 @@ def pick(
         covered.update(chosen.terms)
         if chosen.section is not None:
             shown_sections.add(chosen.section)
-        if places[best] is not None:
-            insort(shown_places, places[best])
+        place = places[best]
+        if place is not None:
+            insort(shown_places, place)
         if chosen.item not in open_items:
             open_items.add(chosen.item)
             for position in in_item[chosen.item]:
