@@ -61,10 +61,10 @@ class Timeline:
         """What a sentence at ``place`` gains, ``shown`` being the sorted places already in
         the context."""
         at = bisect_left(shown, place)
-        nearest = min(
-            (abs(shown[k] - place) for k in (at - 1, at) if 0 <= k < len(shown)), default=1.0
-        )
-        return self.weight * min(1.0, nearest / self.gap)
+        nearest = shown[at] - place if at < len(shown) else self.gap
+        if at and place - shown[at - 1] < nearest:
+            nearest = place - shown[at - 1]
+        return self.weight if nearest >= self.gap else self.weight * nearest / self.gap
 
 
 @dataclass(frozen=True)
