@@ -64,7 +64,7 @@ class Timeline:
         nearest = shown[at] - place if at < len(shown) else self.gap
         if at and place - shown[at - 1] < nearest:
             nearest = place - shown[at - 1]
-        return self.weight if nearest >= self.gap else self.weight * nearest / self.gap
+        return self.weight if nearest >= self.gap else self.weight * (nearest / self.gap)
 
 
 @dataclass(frozen=True)
