@@ -239,6 +239,18 @@ def _check_fusion(where: str, value: Any) -> Mapping[str, Any] | str | None:
     return value
 
 
+def _numbers(
+    where: str, value: Any, defaults: Mapping[str, float], uppers: Mapping[str, float]
+) -> dict[str, float]:
+    """A setting made of numbers (``freshness``, ``spread``): the keys given, the others at
+    their defaults, each in [0, its upper bound] (100 unless ``uppers`` says otherwise)."""
+    check_keys(where, value, tuple(defaults))
+    given = {**defaults, **value}
+    return {
+        key: _check_share(f"{where}.{key}", given[key], uppers.get(key, 100)) for key in defaults
+    }
+
+
 def _per_tier(where: str, value: Any, defaults: Mapping[str, int]) -> dict[str, int]:
     """A count per size tier: one int for every tier, or a mapping of some tiers (the others
     keep their defaults)."""
@@ -288,25 +300,14 @@ def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
     }
     freshness = merged["freshness"]
     if freshness is not None:
-        check_keys(f"{where}.freshness", freshness, tuple(_DEFAULT_FRESHNESS))
-        given = {**_DEFAULT_FRESHNESS, **freshness}
-        freshness = {
-            "half_life_days": _check_share(
-                f"{where}.freshness.half_life_days", given["half_life_days"], 1e6
-            ),
-            "weight": _check_share(f"{where}.freshness.weight", given["weight"], 100),
-        }
+        freshness = _numbers(
+            f"{where}.freshness", freshness, _DEFAULT_FRESHNESS, {"half_life_days": 1e6}
+        )
     spread = merged["spread"]
     if spread is not None:
-        check_keys(f"{where}.spread", spread, tuple(_DEFAULT_SPREAD))
-        given = {**_DEFAULT_SPREAD, **spread}
-        gap = _check_share(f"{where}.spread.gap", given["gap"])
-        if gap <= 0:
+        spread = _numbers(f"{where}.spread", spread, _DEFAULT_SPREAD, {"gap": 1.0})
+        if spread["gap"] <= 0:
             raise ValueError(f"{where}.spread.gap must be a share of the conversation in (0, 1].")
-        spread = {
-            "gap": gap,
-            "weight": _check_share(f"{where}.spread.weight", given["weight"], 100),
-        }
     return IntentPolicy(
         intent=intent,
         quotas=quotas,
