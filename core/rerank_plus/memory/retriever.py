@@ -101,7 +101,9 @@ class MemoryRetriever:
         reranker: the light stage over the merged levels; default BM25 fitted on the memory,
             fused with the dense cosine when there is an embedder.
         final_reranker: the strong stage (e.g. ``CrossEncoderReranker``) on the few best
-            candidates of each block after expansion; None skips it.
+            candidates of each block after expansion, and for a question drilled from regions
+            (detail) on the best messages first, so that it picks the region the drill-down
+            reads; None skips it.
         profile: a memory profile: None (ready-made), a dict, or a JSON/YAML file
             (:func:`~rerank_plus.memory.policy.memory_profile`).
         token_counter: counts tokens of the context (default
@@ -339,6 +341,7 @@ class MemoryRetriever:
         # what the largest block could read of a level (see compose.TOKENS_PER_READ)
         readable = max(1, int(max_tokens * max(policy.quotas.values()) // TOKENS_PER_READ))
         terms = list(analysis.keywords)
+        question = query
         if self.reranker is None or isinstance(self.reranker, BM25Reranker):
             # A lexical light stage reads the question's keywords: its task words ("summarize
             # the discussion about", "what did ... think") would match every window alike.
@@ -361,9 +364,14 @@ class MemoryRetriever:
         grouped = policy.drill_order == "grouped"
         ranked = by_level.get(start, [])
         if start == 1 and policy.drill_from == "regions":
-            ranked = rank_regions(
-                ranked, by_level.get(0, []), self.index().window_of, policy.neighbour_weight
-            )
+            messages = by_level.get(0, [])
+            if self.final_reranker is not None and messages:
+                # the strong stage decides where a precise answer sits: the message quoted
+                # first and the region the drill-down starts from
+                messages = self._reranked(question, messages, "regions", trace)
+                by_level[0] = messages
+                messages = messages[: self.final_candidates]
+            ranked = rank_regions(ranked, messages, self.index().window_of, policy.neighbour_weight)
             trace.step("regions", top=[(hit.item.id, hit.score) for hit in ranked[:5]])
         picks = ranked[: policy.drill_picks[tier]]
         if start == 1 and policy.grow:
@@ -581,25 +589,25 @@ class MemoryRetriever:
     def _final_rerank(
         self, query: str, candidates: dict[str, list[Hit]], trace: Trace
     ) -> dict[str, list[Hit]]:
+        return {
+            block: self._reranked(query, hits, block, trace) if hits else hits
+            for block, hits in candidates.items()
+        }
+
+    def _reranked(self, query: str, hits: list[Hit], stage: str, trace: Trace) -> list[Hit]:
+        """``hits`` with the first ``final_candidates`` re-ordered and re-scored by the final
+        reranker (the rest after them, as they were)."""
         assert self.final_reranker is not None
-        out: dict[str, list[Hit]] = {}
-        for block, hits in candidates.items():
-            head, tail = hits[: self.final_candidates], hits[self.final_candidates :]
-            if not head:
-                out[block] = hits
-                continue
-            results = self.final_reranker.rank(query, [hit.item.text for hit in head])
-            reranked = [
-                Hit(head[result.index].item, result.relevance_score, head[result.index].dense)
-                for result in results
-            ]
-            trace.step(
-                "final_rerank",
-                block=block,
-                scores=[(hit.item.id, hit.score) for hit in reranked],
-            )
-            out[block] = reranked + tail
-        return out
+        head, tail = hits[: self.final_candidates], hits[self.final_candidates :]
+        results = self.final_reranker.rank(query, [hit.item.text for hit in head])
+        reranked = [
+            Hit(head[result.index].item, result.relevance_score, head[result.index].dense)
+            for result in results
+        ]
+        trace.step(
+            "final_rerank", block=stage, scores=[(hit.item.id, hit.score) for hit in reranked]
+        )
+        return reranked + tail
 
     # -- output ------------------------------------------------------------------------------
 
