@@ -95,3 +95,30 @@ def test_a_lexical_only_run_builds_and_asks_without_an_embedding_model(tmp_path,
     code = main([*arguments, "--lexical-only", "--methods", "policy,dense-turns"])
     assert code == 2
     assert "dense-turns need(s) an embedding model" in capsys.readouterr().err
+
+
+def test_a_profile_reaches_the_policy_and_a_bad_one_is_one_line(tmp_path, capsys):
+    data = tmp_path / "qmsum" / "test"
+    data.mkdir(parents=True)
+    (data / "design.json").write_text(json.dumps(DESIGN_MEETING))
+    arguments = ["memory", "eval", "--data", str(tmp_path / "qmsum"), "--budget", "200"]
+    arguments += ["--lexical-only", "--methods", "policy", "--quiet"]
+    spent = {}
+    for name, detail in (
+        ("ready-made", None),
+        ("extracts first", {"quotas": {"overview": 0, "extracts": 1, "quotes": 0}}),
+    ):
+        out = tmp_path / name
+        profile = []
+        if detail is not None:
+            (tmp_path / "profile.json").write_text(json.dumps({"memory": {"detail": detail}}))
+            profile = ["--profile", str(tmp_path / "profile.json")]
+        assert main([*arguments, *profile, "--output", str(out)]) == 0
+        records = json.loads((out / "results.json").read_text())["records"]
+        spent[name] = next(r for r in records if r["kind"] == "specific")["tokens_by_block"]
+    assert spent["extracts first"].get("extracts", 0) > spent["ready-made"].get("extracts", 0)
+    capsys.readouterr()
+    (tmp_path / "bad.json").write_text(json.dumps({"memory": {"detial": {}}}))
+    assert main([*arguments, "--profile", str(tmp_path / "bad.json")]) == 2
+    error = capsys.readouterr().err
+    assert "Unknown key 'detial' in memory" in error and len(error.splitlines()) == 1

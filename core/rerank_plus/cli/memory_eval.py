@@ -88,6 +88,16 @@ def add_eval_parser(subparsers: argparse._SubParsersAction) -> argparse.Argument
         help="a sentence-transformers model name or folder (default: all-MiniLM-L6-v2)",
     )
     parser.add_argument(
+        "--final-reranker",
+        help="a cross-encoder model name or folder: the policy's final stage, which also picks "
+        "the region a precise question's drill-down reads (default: none)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="a memory profile (JSON or YAML) for the policy (default: the ready-made one)",
+    )
+    parser.add_argument(
         "--lexical-only",
         action="store_true",
         help="no embedding model: the memory built and the policy run without one, against "
@@ -112,6 +122,15 @@ def run(args: argparse.Namespace) -> int:
         from rerank_plus.scoring.bi_encoder import BiEncoderReranker
 
         embedder = BiEncoderReranker(args.embedder)
+    retriever_options: dict[str, object] = {}
+    if args.profile:
+        from rerank_plus.memory.policy import memory_profile
+
+        retriever_options["profile"] = memory_profile(args.profile)  # a bad one fails first
+    if args.final_reranker:
+        from rerank_plus.scoring.cross_encoder import CrossEncoderReranker
+
+        retriever_options["final_reranker"] = CrossEncoderReranker(args.final_reranker)
     outcome = run_suite(
         args.data,
         budgets=args.budget,
@@ -123,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
         embedder=embedder,
         progress=None if args.quiet else lambda line: print(line, file=sys.stderr),
         lexical_only=args.lexical_only,
+        retriever_options=retriever_options,
     )
     print(outcome.tables)
     if outcome.files:
