@@ -68,6 +68,24 @@ def test_the_final_reranker_picks_the_message_quoted_first_and_the_region(
     assert regions["top"][0][0] == memory.parents("m41")[0].id
     assert _first_quote(context.text) == ANSWER
     assert len(regions_stage["scores"]) <= retriever.final_candidates
+    # the final stage orders; the scores stay on the light stage's scale, so the blocks'
+    # cutoffs and the order of the quotes' stretches read one scale: the pick takes the best
+    light_best = next(s for s in steps if s["step"] == "search" and s["level"] == 0)["top"][0][1]
+    first = next(item for item in context.items if item.block == "quotes")
+    assert first.id == "m41" and first.score == pytest.approx(light_best)
+
+
+def test_a_profile_leaves_the_region_to_the_light_stage(
+    memory, tiny_cross_encoder_path: Path
+) -> None:
+    retriever = MemoryRetriever(
+        memory,
+        final_reranker=CrossEncoderReranker(str(tiny_cross_encoder_path)),
+        profile={"memory": {"detail": {"final_regions": False}}},
+    )
+    context = retriever.retrieve(QUESTION, max_tokens=120, intent="detail")
+    stages = [s["block"] for s in context.trace.to_dict()["steps"] if s["step"] == "final_rerank"]
+    assert "regions" not in stages and "quotes" in stages
 
 
 def test_memory_eval_runs_the_policy_with_a_final_reranker(

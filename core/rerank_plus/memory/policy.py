@@ -40,6 +40,9 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
 * ``min_relevance``: the dynamic cutoff, a share of the best score under which an item no
   longer earns a place (the marginal gain has dropped); what the drill-down kept passes it.
 * ``safe_drill``: drill again when the quotes hold none of a detail query's keywords.
+* ``final_regions``: with ``drill_from: regions`` and a final reranker, the final reranker
+  re-scores the best messages before the regions are ranked, so the strong model picks the
+  region the drill-down reads; false leaves it to the light stage.
 * ``lead_quotes``: how many of the best messages found anywhere come before the drilled ones
   in the quotes' fill (the best single message is where a precise answer most often is, and
   the stretch drilled from the best region may not hold it), and the best one's window takes
@@ -95,6 +98,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "grow": 0,
         "min_relevance": 0.0,
         "safe_drill": False,
+        "final_regions": True,
         "lead_quotes": 0,
         "coverage_blocks": ["overview", "extracts", "quotes"],
         # a sentence far from what is shown gains: topics said once (an opening review,
@@ -127,6 +131,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "grow": 2,
         "min_relevance": 0.15,
         "safe_drill": True,
+        "final_regions": True,
         # the best message first: more hits at 700 tokens, +2 points on QMSum's train
         # meetings, +0.5 to +5 on passages read as a conversation (XQuAD, five languages)
         "lead_quotes": 1,
@@ -152,6 +157,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "grow": 0,
         "min_relevance": 0.0,
         "safe_drill": False,
+        "final_regions": True,
         "lead_quotes": 0,
         "coverage_blocks": [],
         "spread": None,
@@ -175,6 +181,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "grow": 2,
         "min_relevance": 0.0,
         "safe_drill": False,
+        "final_regions": True,
         "lead_quotes": 0,
         "coverage_blocks": [],
         "spread": None,
@@ -206,6 +213,7 @@ class IntentPolicy:
     grow: int
     min_relevance: float
     safe_drill: bool
+    final_regions: bool
     lead_quotes: int
     coverage_blocks: tuple[str, ...]
     spread: Mapping[str, float] | None
@@ -335,6 +343,7 @@ def _intent_policy(intent: str, settings: Mapping[str, Any]) -> IntentPolicy:
         grow=_check_count(f"{where}.grow", merged["grow"]),
         min_relevance=_check_share(f"{where}.min_relevance", merged["min_relevance"]),
         safe_drill=bool(merged["safe_drill"]),
+        final_regions=bool(merged["final_regions"]),
         lead_quotes=_check_count(f"{where}.lead_quotes", merged["lead_quotes"]),
         coverage_blocks=_blocks(f"{where}.coverage_blocks", merged["coverage_blocks"]),
         spread=spread,

@@ -89,6 +89,15 @@ def _check_budget(max_tokens: Any) -> int:
     return max_tokens
 
 
+def _on_scale(judged: Sequence[Hit], head: Sequence[Hit]) -> list[Hit]:
+    """``judged`` (the final reranker's order of ``head``) given ``head``'s own scores, best
+    first: the final stage orders, and every score a block reads stays on the light stage's
+    scale (a cross-encoder's probabilities beside the light stage's fused scores would move
+    the blocks' cutoffs and the order of the quotes' stretches)."""
+    scores = sorted((hit.score for hit in head), reverse=True)
+    return [Hit(hit.item, score, hit.dense) for hit, score in zip(judged, scores, strict=True)]
+
+
 class MemoryRetriever:
     """Answers a question from a :class:`Memory` with a context of at most ``max_tokens``.
 
@@ -365,12 +374,14 @@ class MemoryRetriever:
         ranked = by_level.get(start, [])
         if start == 1 and policy.drill_from == "regions":
             messages = by_level.get(0, [])
-            if self.final_reranker is not None and messages:
+            if self.final_reranker is not None and policy.final_regions and messages:
                 # the strong stage decides where a precise answer sits: the message quoted
-                # first and the region the drill-down starts from
-                messages = self._reranked(question, messages, "regions", trace)
-                by_level[0] = messages
-                messages = messages[: self.final_candidates]
+                # first and the region the drill-down starts from (by its own scores: how
+                # sure it is of its best message counts there)
+                head = messages[: self.final_candidates]
+                judged = self._final_scores(question, head, "regions", trace)
+                by_level[0] = [*_on_scale(judged, head), *messages[len(head) :]]
+                messages = judged
             ranked = rank_regions(ranked, messages, self.index().window_of, policy.neighbour_weight)
             trace.step("regions", top=[(hit.item.id, hit.score) for hit in ranked[:5]])
         picks = ranked[: policy.drill_picks[tier]]
@@ -595,19 +606,22 @@ class MemoryRetriever:
         }
 
     def _reranked(self, query: str, hits: list[Hit], stage: str, trace: Trace) -> list[Hit]:
-        """``hits`` with the first ``final_candidates`` re-ordered and re-scored by the final
-        reranker (the rest after them, as they were)."""
+        """``hits`` with the first ``final_candidates`` in the final reranker's order, on the
+        light stage's scale (see :func:`_on_scale`), the rest after them as they were."""
+        head = hits[: self.final_candidates]
+        judged = self._final_scores(query, head, stage, trace)
+        return [*_on_scale(judged, head), *hits[len(head) :]]
+
+    def _final_scores(self, query: str, head: list[Hit], stage: str, trace: Trace) -> list[Hit]:
+        """``head`` ordered and scored by the final reranker."""
         assert self.final_reranker is not None
-        head, tail = hits[: self.final_candidates], hits[self.final_candidates :]
         results = self.final_reranker.rank(query, [hit.item.text for hit in head])
-        reranked = [
+        judged = [
             Hit(head[result.index].item, result.relevance_score, head[result.index].dense)
             for result in results
         ]
-        trace.step(
-            "final_rerank", block=stage, scores=[(hit.item.id, hit.score) for hit in reranked]
-        )
-        return reranked + tail
+        trace.step("final_rerank", block=stage, scores=[(hit.item.id, hit.score) for hit in judged])
+        return judged
 
     # -- output ------------------------------------------------------------------------------
 
