@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rerank_plus import BM25Reranker
-from rerank_plus.memory import Memory, MemoryItem, MemoryRetriever
+from rerank_plus import BM25Reranker, Cascade, Reranker
+from rerank_plus.memory import Memory, MemoryItem, MemoryRetriever, build_memory
 from rerank_plus.memory.compose import ELISION
 from rerank_plus.memory.sentences import split_sentences
 from rerank_plus.memory.text_cache import fold
@@ -158,6 +158,30 @@ def test_the_final_reranker_orders_the_best_candidates(retriever: MemoryRetrieve
     steps = [s for s in context.trace.to_dict()["steps"] if s["step"] == "final_rerank"]
     assert steps and all(len(step["scores"]) <= 3 for step in steps)
     assert "payment issues by Friday" in context.text
+
+
+def test_what_a_cascade_final_stage_cuts_is_kept_after_what_it_returns() -> None:
+    said = [
+        f"The payment of invoice {n} is due on Friday, says the supplier."
+        if n % 3 == 0
+        else f"We discussed the venue and the catering for day {n} of the trip."
+        for n in range(36)
+    ]
+    memory = build_memory(said, window_words=40, min_window_words=20)
+    question = "When is the payment of the invoice due?"
+
+    def stages(final: Reranker) -> tuple[list[list[object]], set[str]]:
+        retriever = MemoryRetriever(memory, final_reranker=final, final_candidates=6)
+        context = retriever.retrieve(question, max_tokens=3000, intent="detail")
+        steps = context.trace.to_dict()["steps"]
+        scores = [s["scores"] for s in steps if s["step"] == "final_rerank"]
+        return scores, {item.id for item in context.items}
+
+    judged_all, everything = stages(BM25Reranker())
+    judged_one, kept = stages(Cascade([BM25Reranker()], keep=[1]))
+    assert max(len(scores) for scores in judged_all) == 6
+    assert all(len(scores) == 1 for scores in judged_one)
+    assert kept == everything  # what the cut left out still reaches the blocks
 
 
 def test_the_trace_is_json_and_is_logged(

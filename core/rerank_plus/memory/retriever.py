@@ -89,13 +89,19 @@ def _check_budget(max_tokens: Any) -> int:
     return max_tokens
 
 
-def _on_scale(judged: Sequence[Hit], head: Sequence[Hit]) -> list[Hit]:
-    """``judged`` (the final reranker's order of ``head``) given ``head``'s own scores, best
-    first: the final stage orders, and every score a block reads stays on the light stage's
-    scale (a cross-encoder's probabilities beside the light stage's fused scores would move
-    the blocks' cutoffs and the order of the quotes' stretches)."""
+def _on_scale(judged: Sequence[Hit], hits: Sequence[Hit], size: int) -> list[Hit]:
+    """``hits`` with its first ``size`` in ``judged``'s order (the final reranker's), given
+    those hits' own scores, best first; the rest after them as they were, and so is what the
+    final reranker did not return (a cascade's cut). The final stage orders, and every score a
+    block reads stays on the light stage's scale: a cross-encoder's probabilities beside the
+    light stage's fused scores would move the blocks' cutoffs and the order of the quotes'
+    stretches."""
+    head = hits[:size]
     scores = sorted((hit.score for hit in head), reverse=True)
-    return [Hit(hit.item, score, hit.dense) for hit, score in zip(judged, scores, strict=True)]
+    # the returned get the best scores (a cut leaves fewer judged than scores)
+    reordered = [Hit(h.item, score, h.dense) for h, score in zip(judged, scores, strict=False)]
+    returned = {hit.item.id for hit in judged}
+    return [*reordered, *(hit for hit in head if hit.item.id not in returned), *hits[size:]]
 
 
 class MemoryRetriever:
@@ -378,9 +384,8 @@ class MemoryRetriever:
                 # the strong stage decides where a precise answer sits: the message quoted
                 # first and the region the drill-down starts from (by its own scores: how
                 # sure it is of its best message counts there)
-                head = messages[: self.final_candidates]
-                judged = self._final_scores(question, head, "regions", trace)
-                by_level[0] = [*_on_scale(judged, head), *messages[len(head) :]]
+                judged = self._final_scores(question, messages, "regions", trace)
+                by_level[0] = _on_scale(judged, messages, self.final_candidates)
                 messages = judged
             ranked = rank_regions(ranked, messages, self.index().window_of, policy.neighbour_weight)
             trace.step("regions", top=[(hit.item.id, hit.score) for hit in ranked[:5]])
@@ -601,20 +606,19 @@ class MemoryRetriever:
         self, query: str, candidates: dict[str, list[Hit]], trace: Trace
     ) -> dict[str, list[Hit]]:
         return {
-            block: self._reranked(query, hits, block, trace) if hits else hits
+            block: _on_scale(
+                self._final_scores(query, hits, block, trace), hits, self.final_candidates
+            )
+            if hits
+            else hits
             for block, hits in candidates.items()
         }
 
-    def _reranked(self, query: str, hits: list[Hit], stage: str, trace: Trace) -> list[Hit]:
-        """``hits`` with the first ``final_candidates`` in the final reranker's order, on the
-        light stage's scale (see :func:`_on_scale`), the rest after them as they were."""
-        head = hits[: self.final_candidates]
-        judged = self._final_scores(query, head, stage, trace)
-        return [*_on_scale(judged, head), *hits[len(head) :]]
-
-    def _final_scores(self, query: str, head: list[Hit], stage: str, trace: Trace) -> list[Hit]:
-        """``head`` ordered and scored by the final reranker."""
+    def _final_scores(self, query: str, hits: list[Hit], stage: str, trace: Trace) -> list[Hit]:
+        """The first ``final_candidates`` of ``hits``, ordered and scored by the final
+        reranker."""
         assert self.final_reranker is not None
+        head = hits[: self.final_candidates]
         results = self.final_reranker.rank(query, [hit.item.text for hit in head])
         judged = [
             Hit(head[result.index].item, result.relevance_score, head[result.index].dense)
