@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from _report import write_section  # benchmarks/ is on sys.path when a script here runs
 from rerank_plus.analysis.terms import clear_piece_cache, word_form
-from rerank_plus.memory import Memory, MemoryRetriever, build_memory
+from rerank_plus.memory import Memory, MemoryRetriever, MemoryWriter, build_memory
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -124,11 +124,11 @@ def timed_adds(messages: list[dict[str, str]], model: Any) -> Adds:
     cut = int(len(messages) * BUILT_SHARE)
     cold_caches()
     embedder = TimedModel(model) if model is not None else None
-    memory = build_memory(messages[:cut], embedder=embedder)
+    writer = MemoryWriter.build(messages[:cut], embedder=embedder)
     before = used(embedder)
     start = clock()
     for message in messages[cut:]:
-        memory.add(message)
+        writer.add(message)
     total = clock() - start
     after = used(embedder)
     added = len(messages) - cut
@@ -148,12 +148,13 @@ def timed_chat(messages: list[dict[str, str]], keep_index: bool) -> np.ndarray:
     alone; else a new retriever per question (the same analyzer, so the same warm caches),
     whose index reads every item anew: what every question after an add cost before."""
     cut = int(len(messages) * BUILT_SHARE)
-    memory = build_memory(messages[:cut])
+    writer = MemoryWriter.build(messages[:cut])
+    memory = writer.memory
     kept = MemoryRetriever(memory)
     kept.retrieve(CHAT_QUESTIONS[0])  # the built memory's index
     start = clock()
     for n, message in enumerate(messages[cut:]):
-        memory.add(message)
+        writer.add(message)
         retriever = kept if keep_index else MemoryRetriever(memory, analyzer=kept.analyzer)
         retriever.retrieve(CHAT_QUESTIONS[n % len(CHAT_QUESTIONS)], max_tokens=2000)
     return 1000 * (clock() - start) / (len(messages) - cut)
@@ -181,14 +182,15 @@ def timed_large_chat(
     to a new retriever (the same analyzer: the baseline, every item read anew), over
     ``LARGE_ADDS`` adds each."""
     cut = len(messages) - 3 * LARGE_ADDS
-    memory = build_memory(messages[:cut])
+    writer = MemoryWriter.build(messages[:cut])
+    memory = writer.memory
     kept = MemoryRetriever(memory)
     kept.retrieve(CHAT_QUESTIONS[0])  # the built memory's index
     adds, chats, anew = [], [], []
     for n, message in enumerate(messages[cut:]):
         phase, retriever = divmod(n, LARGE_ADDS)[0], kept
         start = clock()
-        memory.add(message)
+        writer.add(message)
         if phase == 2:
             retriever = MemoryRetriever(memory, analyzer=kept.analyzer)
         if phase:

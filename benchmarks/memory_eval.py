@@ -3,7 +3,7 @@
 For each query and budget (700, 2000, 4000 tokens) the policy retrieves from a memory built
 from the transcript (all-MiniLM-L6-v2 embeddings, the offline extractive summarizer); every
 other method gets the words of the policy's context. Prints one table per budget (judges in
-``rerank_plus.memory.evaluation.judges``), then the policy against the best baseline per
+``rerank_plus.evaluation.memory.judges``), then the policy against the best baseline per
 metric, in points: the measure its targets are set in. Embeddings are cached under
 ``.memory-eval/embeddings`` (git-ignored), so a second run only pays for building memories
 and retrieving.
@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from rerank_plus.memory.evaluation.suite import DEFAULT_BUDGETS, run_suite
+from rerank_plus.evaluation.memory.suite import DEFAULT_BUDGETS, run_suite
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "qmsum"
 OUTPUT = Path(__file__).resolve().parent.parent / ".memory-eval" / "benchmark"

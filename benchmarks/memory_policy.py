@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "core"))
 
 from rerank_plus.memory import Memory, MemoryItem, MemoryRetriever
-from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.memory.model.sentences import split_sentences
 
 QMSUM = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "qmsum"
 DIMENSIONS = 384

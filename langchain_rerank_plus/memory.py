@@ -29,7 +29,7 @@ from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 from rerank_plus.memory import Memory, MemoryFormatError
 from rerank_plus.memory.adapters_support import context_metadata, memory_retriever
-from rerank_plus.memory.tree import TreeNode, memory_from_tree
+from rerank_plus.memory.model.tree import TreeNode, memory_from_tree
 
 
 def _parent_pairs(parents: Any) -> list[tuple[str, Document]]:

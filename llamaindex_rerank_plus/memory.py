@@ -27,7 +27,7 @@ from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import BaseNode, MetadataMode, NodeWithScore, QueryBundle, TextNode
 from rerank_plus.memory import Memory, MemoryFormatError
 from rerank_plus.memory.adapters_support import context_metadata, memory_retriever
-from rerank_plus.memory.tree import TreeNode, memory_from_tree
+from rerank_plus.memory.model.tree import TreeNode, memory_from_tree
 
 #: Metadata the LLM does not need to read (it sees level, time, speaker, block).
 _HIDDEN_FROM_LLM = ["memory_id", "index", "score", "label", "end_time"]

@@ -28,8 +28,8 @@ from llama_index.core.retrievers import AutoMergingRetriever, VectorIndexRetriev
 from llama_index.core.schema import MetadataMode
 from llama_index.core.storage.docstore import SimpleDocumentStore
 from pydantic import PrivateAttr
-from rerank_plus.memory.evaluation.contexts import fill, join_pieces
-from rerank_plus.memory.sentences import word_count
+from rerank_plus.evaluation.memory.contexts import fill, join_pieces
+from rerank_plus.memory.model.sentences import word_count
 
 #: HierarchicalNodeParser's default chunk sizes (tokens), largest first.
 CHUNK_SIZES = (2048, 512, 128)
@@ -99,7 +99,7 @@ class AutoMergingBaseline:
     """``context(meeting, query, words)`` from LlamaIndex's AutoMergingRetriever over a
     HierarchicalNodeParser of the meeting's transcript.
 
-    ``resources`` is the run's :class:`~rerank_plus.memory.evaluation.views.Resources`; only
+    ``resources`` is the run's :class:`~rerank_plus.evaluation.memory.views.Resources`; only
     its ``embed`` (texts -> unit vectors) is used.
     """
 

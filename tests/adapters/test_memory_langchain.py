@@ -17,7 +17,7 @@ from langchain_core.stores import InMemoryStore
 from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 from rerank_plus.memory import MemoryFormatError
-from rerank_plus.memory.artifacts import load_memory, save_memory
+from rerank_plus.memory.model.artifacts import load_memory, save_memory
 from rerank_plus.memory.retriever import MemoryRetriever
 
 from langchain_rerank_plus.memory import (

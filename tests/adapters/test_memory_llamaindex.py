@@ -17,7 +17,7 @@ from llama_index.core.node_parser import (
 from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.schema import NodeRelationship, NodeWithScore, RelatedNodeInfo, TextNode
 from rerank_plus.memory import MemoryFormatError
-from rerank_plus.memory.artifacts import load_memory, save_memory
+from rerank_plus.memory.model.artifacts import load_memory, save_memory
 from rerank_plus.memory.retriever import MemoryRetriever
 
 from llamaindex_rerank_plus.memory import MemoryNodeRetriever, memory_from_nodes

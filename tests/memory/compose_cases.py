@@ -9,11 +9,11 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from rerank_plus.memory.compose import ELISION, Placed
-from rerank_plus.memory.items import MemoryItem
-from rerank_plus.memory.search import Hit
-from rerank_plus.memory.sentences import split_sentences
-from rerank_plus.memory.text_cache import fold
+from rerank_plus.memory.context.compose import ELISION, Placed
+from rerank_plus.memory.index.text_cache import fold
+from rerank_plus.memory.model.items import MemoryItem
+from rerank_plus.memory.model.sentences import split_sentences
+from rerank_plus.memory.retrieve.search import Hit
 
 
 def hits_by_block(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import zlib
 
 import numpy as np
-from rerank_plus.memory.evaluation.folding import fold
-from rerank_plus.memory.evaluation.qmsum import parse_meeting
+from rerank_plus.evaluation.memory.folding import fold
+from rerank_plus.evaluation.memory.qmsum import parse_meeting
 
 DESIGN_MEETING = {
     "meeting_transcripts": [

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rerank_plus.memory import Memory, MemoryFormatError, MemoryItem
-from rerank_plus.memory.artifacts import (
+from rerank_plus.memory.model.artifacts import (
     FORMAT,
     VERSION,
     load_memory,
@@ -165,7 +165,7 @@ def test_the_documented_shape():
             }
         ]
     ]
-    assert hierarchy().to_dict() == data
+    assert memory_to_dict(hierarchy()) == data
 
 
 def test_save_and_load_json_and_gzip(tmp_path):

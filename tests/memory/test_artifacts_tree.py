@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 from rerank_plus.memory import MemoryFormatError
-from rerank_plus.memory.tree import TreeNode, memory_from_tree
+from rerank_plus.memory.model.tree import TreeNode, memory_from_tree
 
 T = [datetime(2024, 1, 1, hour, tzinfo=UTC) for hour in range(6)]
 

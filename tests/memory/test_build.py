@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 from rerank_plus.memory import Memory, MemoryFormatError
-from rerank_plus.memory.build import BuildSettings, ExtractiveSummarizer, build_memory
-from rerank_plus.memory.sentences import split_sentences, word_count
+from rerank_plus.memory.ingest import BuildSettings, ExtractiveSummarizer, build_memory
+from rerank_plus.memory.model.sentences import split_sentences, word_count
 
 from tests.memory.build_chats import START, topic_chat
 

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import pytest
-from rerank_plus.memory import Embedder, Memory
-from rerank_plus.memory.build import PrecomputedSummaries, build_memory
-from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.memory import Embedder, Memory, MemoryWriter
+from rerank_plus.memory.ingest import PrecomputedSummaries, build_memory
+from rerank_plus.memory.model.sentences import split_sentences
 
 from tests.memory.build_chats import topic_chat
 
@@ -119,9 +119,10 @@ def test_add_embeds_only_the_new_texts_and_matches_a_rebuild(
     minilm: object, chat: list[dict]
 ) -> None:
     embedder = RecordingEmbedder(minilm)
-    memory = build_memory(chat[:88], embedder=embedder)
+    writer = MemoryWriter.build(chat[:88], embedder=embedder)
+    memory = writer.memory
     embedder.batches.clear()
-    memory.add(chat[88])
+    writer.add(chat[88])
     # Only the new message's text, and not even that when an earlier line said the same.
     assert embedder.batches in ([], [[chat[88]["text"]]])
     assert all(item.embedding is not None for item in memory.items)

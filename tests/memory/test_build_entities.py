@@ -4,8 +4,8 @@ and what they leave (sentence starts, elisions, caseless scripts), per group."""
 from __future__ import annotations
 
 import pytest
-from rerank_plus.memory.build import extract_entities
-from rerank_plus.memory.build.entities import hashtags, merge_entities
+from rerank_plus.memory.ingest import extract_entities
+from rerank_plus.memory.ingest.entities import hashtags, merge_entities
 
 
 def test_mentions_and_the_speaker_are_people() -> None:

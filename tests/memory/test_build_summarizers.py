@@ -4,13 +4,13 @@ the cache, failures and the extractive fallback."""
 from __future__ import annotations
 
 import pytest
-from rerank_plus.memory.build import (
+from rerank_plus.memory.ingest import (
     LLMSummarizer,
     PrecomputedSummaries,
     SummaryError,
     build_memory,
 )
-from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.memory.model.sentences import split_sentences
 
 from tests.memory.build_chats import topic_chat
 

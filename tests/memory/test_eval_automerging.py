@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from rerank_plus.memory.evaluation import methods as registry
-from rerank_plus.memory.evaluation.embeddings import EmbeddingCache
-from rerank_plus.memory.evaluation.folding import fold
-from rerank_plus.memory.evaluation.views import Resources
-from rerank_plus.memory.sentences import word_count
+from rerank_plus.evaluation.memory import methods as registry
+from rerank_plus.evaluation.memory.embeddings import EmbeddingCache
+from rerank_plus.evaluation.memory.folding import fold
+from rerank_plus.evaluation.memory.views import Resources
+from rerank_plus.memory.model.sentences import word_count
 
 from tests.memory.eval_meetings import hashed_words, long_meeting
 

@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import pytest
-from rerank_plus.memory.evaluation.folding import (
+from rerank_plus.evaluation.memory.folding import (
     FoldedContext,
     content_words,
     fold,
     judged_sentences,
 )
-from rerank_plus.memory.evaluation.judges import MeetingJudge, answer_recall, intent_correct
-from rerank_plus.memory.evaluation.qmsum import parse_meeting, span_turns
+from rerank_plus.evaluation.memory.judges import MeetingJudge, answer_recall, intent_correct
+from rerank_plus.evaluation.memory.qmsum import parse_meeting, span_turns
 
 from tests.memory.eval_meetings import DESIGN_MEETING, design_meeting
 

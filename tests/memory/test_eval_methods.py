@@ -7,22 +7,22 @@ import itertools
 import json
 
 import pytest
-from rerank_plus.memory import Memory, MemoryItem
-from rerank_plus.memory.evaluation import methods as registry
-from rerank_plus.memory.evaluation.baselines import evenly_spaced, spread
-from rerank_plus.memory.evaluation.ceilings import greedy_order
-from rerank_plus.memory.evaluation.contexts import (
+from rerank_plus.evaluation.memory import methods as registry
+from rerank_plus.evaluation.memory.baselines import evenly_spaced, spread
+from rerank_plus.evaluation.memory.ceilings import greedy_order
+from rerank_plus.evaluation.memory.contexts import (
     MethodContext,
     as_method_context,
     fill,
     truncate_words,
 )
-from rerank_plus.memory.evaluation.embeddings import EmbeddingCache
-from rerank_plus.memory.evaluation.qmsum import parse_meeting
-from rerank_plus.memory.evaluation.report import markdown_tables, plot_metrics, summarize, to_json
-from rerank_plus.memory.evaluation.runner import evaluate
-from rerank_plus.memory.evaluation.views import Piece, Resources, windows
-from rerank_plus.memory.sentences import word_count
+from rerank_plus.evaluation.memory.embeddings import EmbeddingCache
+from rerank_plus.evaluation.memory.qmsum import parse_meeting
+from rerank_plus.evaluation.memory.report import markdown_tables, plot_metrics, summarize, to_json
+from rerank_plus.evaluation.memory.runner import evaluate
+from rerank_plus.evaluation.memory.views import Piece, Resources, windows
+from rerank_plus.memory import Memory, MemoryItem
+from rerank_plus.memory.model.sentences import word_count
 
 from tests.memory.eval_meetings import design_meeting, hashed_words, long_meeting
 
@@ -308,7 +308,7 @@ def test_the_policy_sets_the_words_of_the_others(resources):
 
 
 def test_versus_best_baseline_leaves_the_ceilings_out():
-    from rerank_plus.memory.evaluation.report import versus_best_baseline
+    from rerank_plus.evaluation.memory.report import versus_best_baseline
 
     def row(method, recall):
         return {"budget": 700, "method": method, "metrics": {"gold_recall": recall}}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from rerank_plus.cli import main
-from rerank_plus.memory.evaluation.passages import is_passage_collection, load_passages
+from rerank_plus.evaluation.memory.passages import is_passage_collection, load_passages
 
 from tests.memory.eval_meetings import hashed_words
 
@@ -79,7 +79,7 @@ def test_a_judgment_of_an_unknown_passage_is_an_error(tmp_path: Path) -> None:
 
 def test_the_eval_command_reads_a_passage_collection(tmp_path, capsys, monkeypatch) -> None:
     folder = write_collection(tmp_path / "mini")
-    import rerank_plus.memory.evaluation.suite as suite
+    import rerank_plus.evaluation.memory.suite as suite
 
     monkeypatch.setattr(suite, "default_embedder", lambda: hashed_words)
     out = tmp_path / "out"

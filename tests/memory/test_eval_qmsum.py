@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from rerank_plus.memory.evaluation import methods as registry
-from rerank_plus.memory.evaluation.suite import default_methods, run_suite
+from rerank_plus.evaluation.memory import methods as registry
+from rerank_plus.evaluation.memory.suite import default_methods, run_suite
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 

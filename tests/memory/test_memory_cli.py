@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from rerank_plus.cli import main
-from rerank_plus.memory.artifacts import load_memory
+from rerank_plus.memory.model.artifacts import load_memory
 
 START = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
 TOPICS = (

@@ -11,11 +11,12 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from rerank_plus.memory import Memory, MemoryRetriever, build_memory
-from rerank_plus.memory.compose import ELISION, Composer
-from rerank_plus.memory.coverage import Candidate, Coverage, Timeline, pick, salience
-from rerank_plus.memory.items import MemoryItem
-from rerank_plus.memory.search import Hit
-from rerank_plus.memory.sentences import split_sentences
+from rerank_plus.memory.context.compose import ELISION, Composer
+from rerank_plus.memory.context.coverage import Candidate, Coverage, Timeline, pick
+from rerank_plus.memory.index.salience import salience
+from rerank_plus.memory.model.items import MemoryItem
+from rerank_plus.memory.model.sentences import split_sentences
+from rerank_plus.memory.retrieve.search import Hit
 from rerank_plus.memory.trace import Trace
 from rerank_plus.selection.budget import approximate_tokens
 
@@ -272,7 +273,7 @@ def test_ties_break_the_same_whatever_the_hash_seed() -> None:
     sentences whose weights add up alike must tie in every process (the first in the pool
     wins), not differ in the last bit by the order they were summed in."""
     script = (
-        "from rerank_plus.memory.coverage import Candidate, pick\n"
+        "from rerank_plus.memory.context.coverage import Candidate, pick\n"
         "weights = {'a': 0.1, 'b': 0.2, 'c': 0.3, 'd': 0.3, 'e': 0.2, 'f': 0.1}\n"
         "first = Candidate('w0', 0, frozenset('abc'), 5, 0)\n"
         "second = Candidate('w1', 0, frozenset('def'), 5, 0)\n"

@@ -7,7 +7,7 @@ import zlib
 import numpy as np
 import pytest
 from rerank_plus.memory import Memory, MemoryItem, MemoryRetriever
-from rerank_plus.memory.dense_trust import (
+from rerank_plus.memory.index.dense_trust import (
     BLIND_LIKENESS,
     LEXICAL_WEIGHT,
     leaning_lexical,

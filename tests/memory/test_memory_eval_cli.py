@@ -43,7 +43,7 @@ def test_a_run_prints_tables_and_writes_results(tmp_path, capsys, monkeypatch):
     data = tmp_path / "qmsum" / "test"
     data.mkdir(parents=True)
     (data / "design.json").write_text(json.dumps(DESIGN_MEETING))
-    import rerank_plus.memory.evaluation.suite as suite
+    import rerank_plus.evaluation.memory.suite as suite
 
     monkeypatch.setattr(suite, "default_embedder", lambda: hashed_words)
     out = tmp_path / "out"

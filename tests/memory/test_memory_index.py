@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory import Memory, MemoryItem
-from rerank_plus.memory.index import MemoryIndex
+from rerank_plus.memory.index.memory_index import MemoryIndex
 
 #: Few distinct values, so that ties are common.
 SUMS = st.lists(st.sampled_from([0.0, 0.0, 0.5, 1.25, 2.0]), min_size=0, max_size=60)

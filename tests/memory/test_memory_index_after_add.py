@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory import MemoryItem, MemoryRetriever
-from rerank_plus.memory.build import build_memory
-from rerank_plus.memory.embedding import Embedder
-from rerank_plus.memory.index import MemoryIndex
+from rerank_plus.memory.index.memory_index import MemoryIndex
+from rerank_plus.memory.ingest import MemoryWriter, build_memory
+from rerank_plus.memory.ingest.embedding import Embedder
 from rerank_plus.scoring import BM25Reranker
 
 from tests.memory.build_chats import TOPICS, UNSPACED_TOPICS, topic_chat
@@ -44,12 +44,13 @@ def answers(retriever: MemoryRetriever) -> list[tuple]:
 @pytest.mark.parametrize("start", [12, 40, 100])  # from 40, an add makes a new top level
 def test_a_kept_retriever_answers_after_adds_as_a_new_one(start: int) -> None:
     chat = topic_chat()
-    memory = build_memory(chat[:start])
+    writer = MemoryWriter.build(chat[:start])
+    memory = writer.memory
     depth = memory.depth
     kept = MemoryRetriever(memory)
     answers(kept)  # its index, text caches and sentence terms read before the adds
     for message in chat[start : start + 12]:
-        memory.add(message)
+        writer.add(message)
         assert answers(kept) == answers(MemoryRetriever(memory))
     assert memory.depth == depth + (start == 40)  # the sections of every window changed
 
@@ -59,11 +60,12 @@ def test_a_kept_retriever_answers_as_a_new_one_once_the_memory_spans_a_second_da
     more: what a broad question's fill read of the items before (their sentences' opening
     costs) must not be carried over."""
     chat = topic_chat()
-    memory = build_memory(chat[:60])
+    writer = MemoryWriter.build(chat[:60])
+    memory = writer.memory
     kept = MemoryRetriever(memory)
     answers(kept)
     for message in chat[60:66]:
-        memory.add({**message, "time": message["time"] + timedelta(days=1)})
+        writer.add({**message, "time": message["time"] + timedelta(days=1)})
         assert answers(kept) == answers(MemoryRetriever(memory))
     assert "2024-03-05" in kept.retrieve("Summarize the conversation", max_tokens=300).text
 
@@ -95,17 +97,18 @@ def test_a_kept_retriever_answers_as_a_new_one_over_a_random_chat(seed: int) -> 
     rng = random.Random(seed)
     chat = topic_chat(per_topic=10, topics=rng.choice([TOPICS, *UNSPACED_TOPICS.values()]))
     lines = [message["text"] for message in chat] + list(MIXED_LINES)
-    memory = build_memory(chat[:12])
+    writer = MemoryWriter.build(chat[:12])
+    memory = writer.memory
     kept = MemoryRetriever(memory)
     moment = chat[-1]["time"]
     for message in chat[12:]:
-        memory.add(message)
+        writer.add(message)
     for _ in range(16):
         moment += timedelta(minutes=rng.choice([1, 30, 600, 2000]))
         message = {"text": rng.choice(lines), "speaker": rng.choice(["Ana", "Marie", ""])}
         if rng.random() < 0.8:
             message["time"] = moment
-        memory.add(message)
+        writer.add(message)
         question, budget = rng.choice(MIXED_QUESTIONS), rng.choice([30, 300, 2000])
         now = moment + timedelta(hours=1)
         got, want = (
@@ -122,10 +125,11 @@ def test_questions_asked_at_once_right_after_an_add_get_a_new_retrievers_answers
     """Threads and ``aretrieve`` share one retriever: the first question rebuilds its index
     (under a lock) while the others wait, and all read and fill the same caches."""
     chat = topic_chat()
-    memory = build_memory(chat[:100])
+    writer = MemoryWriter.build(chat[:100])
+    memory = writer.memory
     kept = MemoryRetriever(memory)
     answers(kept)
-    memory.add(chat[100])
+    writer.add(chat[100])
     jobs = [(question, budget) for question, _ in QUESTIONS for budget in (60, 2000)] * 2
 
     def read(context: Any) -> tuple:
@@ -135,7 +139,7 @@ def test_questions_asked_at_once_right_after_an_add_get_a_new_retrievers_answers
     with ThreadPoolExecutor(8) as pool:
         got = list(pool.map(lambda job: read(kept.retrieve(*job, now=NOW)), jobs))
     assert got == [want[job] for job in jobs]
-    memory.add(chat[101])
+    writer.add(chat[101])
     want = {job: read(MemoryRetriever(memory).retrieve(*job, now=NOW)) for job in set(jobs)}
 
     async def ask_all() -> list:
@@ -156,7 +160,8 @@ def test_with_embeddings_a_kept_retriever_answers_as_a_new_one(
     is enough to swap which of two items at a pool's edge enters it, and so the pool's
     normalization of every score."""
     chat = topic_chat()
-    memory = build_memory(chat[:40], embedder=minilm_embedder if stored else None)
+    writer = MemoryWriter.build(chat[:40], embedder=minilm_embedder if stored else None)
+    memory = writer.memory
 
     def each_alone(texts: list[str]) -> np.ndarray:
         return np.vstack([minilm_embedder.embed([text]) for text in texts])
@@ -165,7 +170,7 @@ def test_with_embeddings_a_kept_retriever_answers_as_a_new_one(
     kept = MemoryRetriever(memory, embedder=embedder)
     answers(kept)
     for message in chat[40:50]:
-        memory.add(message)
+        writer.add(message)
         assert answers(kept) == answers(MemoryRetriever(memory, embedder=embedder))
 
 
@@ -179,12 +184,13 @@ def test_a_memory_without_embeddings_is_embedded_once_then_only_what_an_add_chan
         return minilm_embedder.embed(texts)
 
     chat = topic_chat()
-    memory = build_memory(chat[:40])
+    writer = MemoryWriter.build(chat[:40])
+    memory = writer.memory
     retriever = MemoryRetriever(memory, embedder=counting)
     retriever.retrieve("Summarize the conversation", max_tokens=300)
     assert len(embedded) == len(memory.items) + 1  # every item, and the question
     before = {item.id: item for item in memory.items}
-    memory.add(chat[40])
+    writer.add(chat[40])
     embedded.clear()
     retriever.retrieve("Summarize the conversation", max_tokens=300)
     changed = [item for item in memory.items if before.get(item.id) is not item]
@@ -195,12 +201,13 @@ def test_a_memory_without_embeddings_is_embedded_once_then_only_what_an_add_chan
 
 def test_an_index_keeps_only_the_readings_of_unchanged_items() -> None:
     chat = topic_chat()
-    memory = build_memory(chat[:60])
+    writer = MemoryWriter.build(chat[:60])
+    memory = writer.memory
     retriever = MemoryRetriever(memory)
     before = retriever.index()
     read = {item.id: before.sentence_terms(item) for item in memory.items}
     earlier = {item.id: item for item in memory.items}
-    memory.add(chat[60])
+    writer.add(chat[60])
     after = retriever.index()
     assert after is not before
     changed = [item for item in memory.items if earlier.get(item.id) is not item]
@@ -243,11 +250,12 @@ def tables(index: MemoryIndex) -> list:
 @pytest.mark.parametrize("start", [1, 12, 40, 100])
 def test_an_index_kept_across_adds_equals_one_built_anew(start: int) -> None:
     chat = topic_chat()
-    memory = build_memory(chat[:start])
+    writer = MemoryWriter.build(chat[:start])
+    memory = writer.memory
     retriever = MemoryRetriever(memory)
     kept = retriever.index()
     for message in chat[start : start + 15]:
-        memory.add(message)
+        writer.add(message)
         previous, kept = kept, retriever.index()
         assert kept is not previous and tables(kept) == tables(
             MemoryIndex(memory, None, Analyzer())
@@ -260,12 +268,13 @@ def test_a_kept_index_carries_the_cached_text_of_unchanged_items_only(start: int
     a replaced one; in a table of facts that depend on the item's place, only the entries of
     unchanged items whose language and section are unchanged too."""
     chat = topic_chat()
-    memory = build_memory(chat[:start])
+    writer = MemoryWriter.build(chat[:start])
+    memory = writer.memory
     retriever = MemoryRetriever(memory)
     answers(retriever)
     before = retriever.index()
     earlier = {item.id: item for item in memory.items}
-    memory.add(chat[start])
+    writer.add(chat[start])
     after = MemoryIndex(memory, None, retriever.analyzer, previous=before)  # nothing read yet
     unchanged = {item.id for item in memory.items if earlier.get(item.id) is item}
     settled = {

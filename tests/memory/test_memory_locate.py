@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from rerank_plus.memory import Memory, MemoryItem
-from rerank_plus.memory.locate import rank_regions
-from rerank_plus.memory.search import Hit
+from rerank_plus.memory.retrieve.locate import rank_regions
+from rerank_plus.memory.retrieve.search import Hit
 
 
 def memory(windows: int = 6, per_window: int = 2) -> Memory:

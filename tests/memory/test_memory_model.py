@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rerank_plus.memory import Embedder, Memory, MemoryFormatError, MemoryItem
-from rerank_plus.memory.sentences import split_sentences, word_count
-from rerank_plus.memory.times import parse_time
+from rerank_plus.memory.model.sentences import split_sentences, word_count
+from rerank_plus.memory.model.times import parse_time
 
 
 def hierarchy() -> list[MemoryItem]:

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory import build_memory
-from rerank_plus.memory.index import MemoryIndex
+from rerank_plus.memory.index.memory_index import MemoryIndex
 from rerank_plus.memory.policy import memory_profile
-from rerank_plus.memory.search import LevelSearch
+from rerank_plus.memory.retrieve.search import LevelSearch
 
 LINES = [
     ("Ana", "The budget for the launch was approved by finance on Monday."),

@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 from rerank_plus.memory import MemoryFormatError, MemoryItem
-from rerank_plus.memory.messages import message_to_item, messages_to_items
+from rerank_plus.memory.model.messages import message_to_item, messages_to_items
 
 
 def test_strings_and_mappings_become_level_zero_items_in_order() -> None:

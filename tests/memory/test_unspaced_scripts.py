@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 from rerank_plus.memory import Memory, MemoryRetriever
-from rerank_plus.memory.build import build_memory
-from rerank_plus.memory.sentences import word_count
+from rerank_plus.memory.ingest import build_memory
+from rerank_plus.memory.model.sentences import word_count
 from rerank_plus.selection.budget import approximate_tokens
 
 from tests.memory.build_chats import UNSPACED_TOPICS, topic_chat

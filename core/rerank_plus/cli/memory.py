@@ -18,7 +18,7 @@ from typing import Any
 from rerank_plus.cli.arguments import existing_file, positive_int
 from rerank_plus.cli.memory_eval import add_eval_parser
 from rerank_plus.memory.errors import MemoryFormatError
-from rerank_plus.memory.times import parse_time
+from rerank_plus.memory.model.times import parse_time
 
 #: Where a JSON object keeps its messages: ours, then QMSum's transcript.
 MESSAGE_KEYS = ("messages", "meeting_transcripts")
@@ -168,8 +168,8 @@ def embedder_model(name: str | None) -> str | None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from rerank_plus.memory.artifacts import save_memory
-    from rerank_plus.memory.build import ExtractiveSummarizer, build_memory
+    from rerank_plus.memory.ingest import ExtractiveSummarizer, build_memory
+    from rerank_plus.memory.model.artifacts import save_memory
 
     messages = read_messages(args.messages)
     summarizers = {"extractive": ExtractiveSummarizer}
@@ -236,7 +236,7 @@ def _item_fields(metadata: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_query(args: argparse.Namespace) -> int:
-    from rerank_plus.memory.artifacts import load_memory
+    from rerank_plus.memory.model.artifacts import load_memory
     from rerank_plus.memory.retriever import MemoryRetriever
 
     memory = load_memory(args.memory)

@@ -109,8 +109,8 @@ def add_eval_parser(subparsers: argparse._SubParsersAction) -> argparse.Argument
 
 
 def run(args: argparse.Namespace) -> int:
-    from rerank_plus.memory.evaluation import methods as registry
-    from rerank_plus.memory.evaluation.suite import default_methods, run_suite
+    from rerank_plus.evaluation.memory import methods as registry
+    from rerank_plus.evaluation.memory.suite import default_methods, run_suite
 
     if args.list_methods:
         ready = set(default_methods())

@@ -1,24 +1,25 @@
 """Retrieval over a hierarchical memory: raw messages, summaries of windows, summaries of
 summaries. See docs/memory.md."""
 
-from rerank_plus.memory.artifacts import (
+from rerank_plus.memory.context.result import ContextItem, Guidance, MemoryContext
+from rerank_plus.memory.errors import MemoryFormatError
+from rerank_plus.memory.ingest import (
+    BuildSettings,
+    ExtractiveSummarizer,
+    LLMSummarizer,
+    MemoryWriter,
+    build_memory,
+)
+from rerank_plus.memory.ingest.embedding import Embedder
+from rerank_plus.memory.model.artifacts import (
     load_memory,
     memory_from_dict,
     memory_to_dict,
     save_memory,
 )
-from rerank_plus.memory.build import (
-    BuildSettings,
-    ExtractiveSummarizer,
-    LLMSummarizer,
-    build_memory,
-)
-from rerank_plus.memory.context import ContextItem, Guidance, MemoryContext
-from rerank_plus.memory.embedding import Embedder
-from rerank_plus.memory.errors import MemoryFormatError
-from rerank_plus.memory.items import OTHER_ENTITIES, MemoryItem
-from rerank_plus.memory.memory import Memory
-from rerank_plus.memory.messages import messages_to_items
+from rerank_plus.memory.model.items import OTHER_ENTITIES, MemoryItem
+from rerank_plus.memory.model.memory import Memory
+from rerank_plus.memory.model.messages import messages_to_items
 from rerank_plus.memory.policy import MemoryProfile, memory_profile
 from rerank_plus.memory.retriever import MemoryRetriever
 from rerank_plus.memory.trace import Trace
@@ -37,6 +38,7 @@ __all__ = [
     "MemoryItem",
     "MemoryProfile",
     "MemoryRetriever",
+    "MemoryWriter",
     "Trace",
     "build_memory",
     "load_memory",

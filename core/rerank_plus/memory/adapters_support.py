@@ -11,7 +11,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from rerank_plus.memory.memory import Memory
+from rerank_plus.memory.model.memory import Memory
 from rerank_plus.memory.retriever import MemoryRetriever
 
 

@@ -30,13 +30,13 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
   :func:`~rerank_plus.combine.build_fusion`), or None for the profile's ``fusion``.
 * ``drill_from``: where the drill-down starts: ``top`` (the highest level: breadth for broad
   questions), ``windows`` (the best window summaries) or ``regions`` (windows ranked with
-  their best message and their neighbours, :mod:`rerank_plus.memory.locate`: where a precise
-  answer sits); ``neighbour_weight``, how much a window's better neighbour adds to its region
-  score; ``drill_picks`` per tier, how many items it starts from; ``drill_m`` per tier, how many
-  items each cover group may give; ``drill_order``: ``round_robin`` across groups (breadth) or
-  ``grouped`` (the best group's items first: a contiguous stretch of the conversation);
-  ``grow``: how many of the best windows bring their neighbouring windows along (an answer
-  often runs past a window's edge); 0 turns it off.
+  their best message and their neighbours, :mod:`rerank_plus.memory.retrieve.locate`: where a
+  precise answer sits); ``neighbour_weight``, how much a window's better neighbour adds to its
+  region score; ``drill_picks`` per tier, how many items it starts from; ``drill_m`` per
+  tier, how many items each cover group may give; ``drill_order``: ``round_robin`` across
+  groups (breadth) or ``grouped`` (the best group's items first: a contiguous stretch of the
+  conversation); ``grow``: how many of the best windows bring their neighbouring windows
+  along (an answer often runs past a window's edge); 0 turns it off.
 * ``min_relevance``: the dynamic cutoff, a share of the best score under which an item no
   longer earns a place (the marginal gain has dropped); what the drill-down kept passes it.
 * ``safe_drill``: drill again when the quotes hold none of a detail query's keywords.
@@ -48,9 +48,10 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``):
   the stretch drilled from the best region may not hold it), and the best one's window takes
   the second drilled place when it ranks above the window there; 0 leaves the drill first.
 * ``coverage_blocks``: the blocks filled sentence by sentence for the terms they add to the
-  context rather than item by item in order of relevance (:mod:`rerank_plus.memory.coverage`).
+  context rather than item by item in order of relevance
+  (:mod:`rerank_plus.memory.context.coverage`).
 * ``spread``: ``{"gap", "weight"}``, or None: a coverage fill's picks spread over the
-  conversation (:class:`~rerank_plus.memory.coverage.Timeline`): a sentence gains up to
+  conversation (:class:`~rerank_plus.memory.context.coverage.Timeline`): a sentence gains up to
   ``weight`` times the weight of the memory's most used term for standing ``gap`` (a share of
   the conversation, 0 to 1) or more from everything shown.
 """
@@ -64,8 +65,11 @@ from typing import Any
 
 from rerank_plus.combine.registry import build_fusion
 from rerank_plus.compose.profiles import check_keys, read_config
-from rerank_plus.memory.context import BLOCKS
 from rerank_plus.memory.query.intent import INTENTS
+
+#: Blocks of a context, in the order they appear: high-level summaries, window summaries
+#: picked under them, verbatim messages.
+BLOCKS = ("overview", "extracts", "quotes")
 
 TIERS = ("small", "medium", "large")
 _BANDS = ("top", "upper", "windows", "messages")

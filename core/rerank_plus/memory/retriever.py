@@ -23,20 +23,20 @@ from pathlib import Path
 from typing import Any
 
 from rerank_plus.analysis import Analyzer
-from rerank_plus.memory.compose import TOKENS_PER_READ, Composer, context_items
-from rerank_plus.memory.context import ContextItem, Guidance, MemoryContext
-from rerank_plus.memory.coverage import Coverage, Timeline
-from rerank_plus.memory.dense_trust import BLIND_LIKENESS, leaning_lexical
-from rerank_plus.memory.drilldown import drill_down
-from rerank_plus.memory.embedding import as_embedder
-from rerank_plus.memory.index import MemoryIndex
-from rerank_plus.memory.items import MemoryItem
-from rerank_plus.memory.locate import rank_regions
-from rerank_plus.memory.memory import Memory
+from rerank_plus.memory.context.compose import TOKENS_PER_READ, Composer, context_items
+from rerank_plus.memory.context.coverage import Coverage, Timeline
+from rerank_plus.memory.context.result import ContextItem, Guidance, MemoryContext
+from rerank_plus.memory.index.dense_trust import BLIND_LIKENESS, leaning_lexical
+from rerank_plus.memory.index.memory_index import MemoryIndex
+from rerank_plus.memory.ingest.embedding import as_embedder
+from rerank_plus.memory.model.items import MemoryItem
+from rerank_plus.memory.model.memory import Memory
+from rerank_plus.memory.model.times import parse_time
 from rerank_plus.memory.policy import INTENTS, IntentPolicy, MemoryProfile, memory_profile
 from rerank_plus.memory.query import QueryAnalysis, analyze_query
-from rerank_plus.memory.search import Allowed, Hit, LevelSearch
-from rerank_plus.memory.times import parse_time
+from rerank_plus.memory.retrieve.drilldown import drill_down
+from rerank_plus.memory.retrieve.locate import rank_regions
+from rerank_plus.memory.retrieve.search import Allowed, Hit, LevelSearch
 from rerank_plus.memory.trace import Trace
 from rerank_plus.reranker import Reranker
 from rerank_plus.scoring.bm25 import BM25Reranker
