@@ -18,8 +18,8 @@ vectors.
     python benchmarks/memory_identity.py dump --output a.jsonl   # this tree's code
     python benchmarks/memory_identity.py compare a.jsonl b.jsonl
 
-``--quick`` asks the test split and 100 questions per passage set (a few minutes) rather than
-everything.
+``--quick`` asks the test split and 100 questions per passage set rather than everything;
+``--lexical`` builds and asks without an embedding model (the lexical path alone, fast).
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED_EVAL = ROOT.parent / "shared" / "eval"
 PASSAGE_SETS = ("xquad-en", "xquad-de", "xquad-es", "piaf-fr", "xquad-el", "xquad-ar")
 BUDGETS = (700, 2000, 4000)
+#: Every question is asked at this moment, so the trace (which records it) is the same each run.
+NOW = "2026-01-01T00:00:00+00:00"
 PASSAGE_BUDGETS = (700, 2000)
 
 
@@ -136,11 +138,11 @@ def passage_conversation(name: str, limit: int) -> tuple[str, list[dict], list[s
     return f"passages/{name}", meeting.messages(), [q.text for q in meeting.queries]
 
 
-def dump(output: Path, cache: Path, quick: bool) -> None:
+def dump(output: Path, cache: Path, quick: bool, lexical: bool = False) -> None:
     """Ask every question with this process's ``rerank_plus`` and write one record per line."""
     from rerank_plus.memory import MemoryRetriever, build_memory
 
-    embed = CachedEmbedder(cache)
+    embed = None if lexical else CachedEmbedder(cache)
     conversations: list[Any] = list(qmsum_conversations(["test"] if quick else ["train", "test"]))
     budgets_of = {name: BUDGETS for name, _, _ in conversations}
     for name in PASSAGE_SETS:
@@ -155,10 +157,11 @@ def dump(output: Path, cache: Path, quick: bool) -> None:
             retriever = MemoryRetriever(memory, embedder=embed)
             for number, question in enumerate(questions):
                 for budget in budgets_of[name]:
-                    context = retriever.retrieve(question, max_tokens=budget)
+                    context = retriever.retrieve(question, max_tokens=budget, now=NOW)
                     key = f"{name}#{number}@{budget}"
                     out.write(json.dumps({"key": key, **record(context)}) + "\n")
-            embed.flush()
+            if embed is not None:
+                embed.flush()
             print(f"{name}: {len(questions)} questions", file=sys.stderr, flush=True)
     print(f"dumped in {time.perf_counter() - started:.0f} s", file=sys.stderr)
 
@@ -183,7 +186,7 @@ def compare(first: Path, second: Path) -> int:
     return len(differing)
 
 
-def revisions(first: str, second: str, cache: Path, quick: bool) -> int:
+def revisions(first: str, second: str, cache: Path, options: Sequence[str]) -> int:
     """Dump each revision from its own worktree (with this copy of the script) and compare."""
     with tempfile.TemporaryDirectory() as folder:
         outputs = []
@@ -205,9 +208,7 @@ def revisions(first: str, second: str, cache: Path, quick: bool) -> int:
                     "--cache",
                     str(cache),
                 ]
-                subprocess.run(
-                    [*command, *(["--quick"] if quick else [])], check=True, env=env, cwd=tree
-                )
+                subprocess.run([*command, *options], check=True, env=env, cwd=tree)
                 outputs.append(output)
             finally:
                 subprocess.run(
@@ -224,21 +225,19 @@ def main() -> None:
         command = commands.add_parser(name)
         command.add_argument("--cache", type=Path, default=ROOT / ".memory-eval" / "identity-cache")
         command.add_argument("--quick", action="store_true")
+        command.add_argument("--lexical", action="store_true")
     commands.choices["dump"].add_argument("--output", type=Path, required=True)
     commands.choices["revisions"].add_argument("first")
     commands.choices["revisions"].add_argument("second")
     commands.add_parser("compare").add_argument("files", type=Path, nargs=2)
     arguments = parser.parse_args()
     if arguments.command == "dump":
-        dump(arguments.output, arguments.cache, arguments.quick)
+        dump(arguments.output, arguments.cache, arguments.quick, arguments.lexical)
     elif arguments.command == "compare":
         sys.exit(1 if compare(*arguments.files) else 0)
     else:
-        sys.exit(
-            1
-            if revisions(arguments.first, arguments.second, arguments.cache, arguments.quick)
-            else 0
-        )
+        options = [f"--{name}" for name in ("quick", "lexical") if getattr(arguments, name)]
+        sys.exit(1 if revisions(arguments.first, arguments.second, arguments.cache, options) else 0)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from rerank_plus.memory.context.compose import ELISION, Placed
+from rerank_plus.memory.context.state import Placed
+from rerank_plus.memory.context.texts import ELISION
 from rerank_plus.memory.index.text_cache import fold
 from rerank_plus.memory.model.items import MemoryItem
 from rerank_plus.memory.model.sentences import split_sentences

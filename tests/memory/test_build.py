@@ -7,7 +7,7 @@ import re
 from datetime import timedelta
 
 import pytest
-from rerank_plus.memory import Memory, MemoryFormatError
+from rerank_plus.memory import Memory, MemoryFormatError, MemoryWriter
 from rerank_plus.memory.ingest import BuildSettings, ExtractiveSummarizer, build_memory
 from rerank_plus.memory.model.sentences import split_sentences, word_count
 
@@ -159,8 +159,8 @@ def test_mixed_languages_are_read_per_message_and_kept_verbatim() -> None:
         "The seminar budget covers hotel rooms and catering.",
         "会议室已经预订好了。三月见。",
     ] * 6
-    memory = build_memory(messages, window_words=40, min_window_words=15)
-    builder = memory._builder
+    writer = MemoryWriter.build(messages, window_words=40, min_window_words=15)
+    memory, builder = writer.memory, writer.builder
     assert builder.languages(messages[:2]) == ["fr", "en"]
     assert memory.depth >= 3
     sources = {s for text in messages for s in split_sentences(text)}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from hypothesis import settings
 from hypothesis import strategies as st
-from rerank_plus.memory.context.compose import ELISION, Composer, context_items
+from rerank_plus.memory.context.compose import Composer, context_items
+from rerank_plus.memory.context.texts import ELISION
 from rerank_plus.memory.model.items import MemoryItem
 from rerank_plus.memory.retrieve.search import Hit
 from rerank_plus.memory.trace import Trace

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from rerank_plus.memory import Memory, MemoryRetriever, build_memory
-from rerank_plus.memory.context.compose import ELISION, Composer
+from rerank_plus.memory.context.compose import Composer
 from rerank_plus.memory.context.coverage import Candidate, Coverage, Timeline, pick
+from rerank_plus.memory.context.texts import ELISION
 from rerank_plus.memory.index.salience import salience
 from rerank_plus.memory.model.items import MemoryItem
 from rerank_plus.memory.model.sentences import split_sentences

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rerank_plus import BM25Reranker, Cascade, Reranker
 from rerank_plus.memory import Memory, MemoryItem, MemoryRetriever, build_memory
-from rerank_plus.memory.context.compose import ELISION
+from rerank_plus.memory.context.texts import ELISION
 from rerank_plus.memory.index.text_cache import fold
 from rerank_plus.memory.model.sentences import split_sentences
 from rerank_plus.selection.budget import approximate_tokens

@@ -70,6 +70,11 @@ from rerank_plus.memory.query.intent import INTENTS
 #: Blocks of a context, in the order they appear: high-level summaries, window summaries
 #: picked under them, verbatim messages.
 BLOCKS = ("overview", "extracts", "quotes")
+#: A coverage fill (and a drill-down) reads one item of its pool (in the pool's order) per this
+#: many tokens of its allowance: an item shown costs at least a header and a sentence of five
+#: words (about 12 tokens), so it chooses among about three times what could be shown, and a
+#: large memory's drill-down (thousands of messages) costs no more than a small one's.
+TOKENS_PER_READ = 4
 
 TIERS = ("small", "medium", "large")
 _BANDS = ("top", "upper", "windows", "messages")

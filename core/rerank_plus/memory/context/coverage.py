@@ -105,6 +105,7 @@ def pick(
     weights: Mapping[str, float],
     allowance: float,
     covered: set[str],
+    *,
     relevance: Mapping[str, float] | None = None,
     shown_sections: set[str] | None = None,
     reward: float | None = None,

@@ -9,14 +9,12 @@ grouped (the best parent's items first), so it reads a contiguous stretch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
-import numpy as np
-
-from rerank_plus.memory.model.memory import Memory
-from rerank_plus.memory.retrieve.search import Allowed, Hit, LevelSearch
-from rerank_plus.memory.trace import Trace
+from rerank_plus.memory.retrieve.merging import merge
+from rerank_plus.memory.retrieve.plan import QueryPlan
+from rerank_plus.memory.retrieve.search import Hit
 
 T = TypeVar("T")
 
@@ -35,23 +33,11 @@ def round_robin(groups: Sequence[Sequence[T]]) -> list[T]:
     return out
 
 
-def drill_down(
-    memory: Memory,
-    search: LevelSearch,
-    query: str,
-    terms: Sequence[str],
-    query_vector: np.ndarray | None,
-    picks: Sequence[Hit],
-    m: int,
-    allowed: Callable[[int], Allowed | None],
-    trace: Trace,
-    *,
-    grouped: bool = False,
-    most: int | None = None,
-) -> dict[int, list[Hit]]:
+def drill_down(plan: QueryPlan, picks: Sequence[Hit], m: int) -> dict[int, list[Hit]]:
     """Items kept at each level below ``picks`` (all on one level), best-covered first; at
-    most ``most`` per level (what a context could read of them: without it, a deep memory's
-    drill grows by ``m`` times a level, to thousands of messages)."""
+    most what the context could read of a level (``plan.readable``: without it, a deep
+    memory's drill grows by ``m`` times a level, to thousands of messages)."""
+    search, grouped, most = plan.search, plan.policy.drill_order == "grouped", plan.readable
     found: dict[int, list[Hit]] = {}
     level = picks[0].item.level if picks else 0
     while picks and level > 0 and m > 0:
@@ -59,19 +45,19 @@ def drill_down(
         parent_of = {covered: pick.item.id for pick in picks[::-1] for covered in pick.item.covers}
         items, dense = search.pool(
             level - 1,
-            terms,
-            query_vector,
+            plan.terms,
+            plan.vector,
             limit=len(parent_of) or 1,
-            allowed=allowed(level - 1),
+            allowed=plan.allowed(level - 1),
             within=parent_of,
         )
-        ranking = search.ranking(query, items, dense)
+        ranking = search.ranking(plan.text, items, dense)
         groups = _best_per_parent(ranking.order, ranking.ids, parent_of, picks, m)
         chosen = (
             [position for group in groups for position in group] if grouped else round_robin(groups)
         )
         kept = ranking.hits(chosen[:most])  # hits only for the kept
-        trace.step(
+        plan.trace.step(
             "drill_down",
             from_level=level,
             to_level=level - 1,
@@ -84,6 +70,30 @@ def drill_down(
         picks = kept
         level -= 1
     return found
+
+
+def safe_drill(
+    plan: QueryPlan, ranked: list[Hit], picks: list[Hit], drilled: dict[int, list[Hit]]
+) -> dict[int, list[Hit]]:
+    """A detail query whose drilled quotes hold none of its keywords drills again, from the
+    next best summaries."""
+    wanted = set(plan.terms)
+    kept = plan.index.item_terms  # each message's terms, as the light stage read them
+    if any(not wanted.isdisjoint(kept[hit.item.id][1]) for hit in drilled.get(0, [])):
+        return drilled
+    more = ranked[len(picks) : len(picks) + max(1, plan.policy.drill_picks[plan.tier])]
+    if not more:
+        return drilled
+    again = drill_down(plan, more, plan.policy.drill_m[plan.tier])
+    plan.trace.step(
+        "safe_drill",
+        reason="no keyword in the drilled quotes",
+        parents=[hit.item.id for hit in more],
+    )
+    return {
+        level: merge(drilled.get(level, []), again.get(level, []))
+        for level in set(drilled) | set(again)
+    }
 
 
 def _best_per_parent(

@@ -1,0 +1,72 @@
+"""The blocks a context is composed from: overview summaries, extracts (window summaries) and
+quotes (raw messages), each a list of candidates best first.
+
+Overview comes from the levels above the windows (those right above the picked windows first);
+extracts are the drilled windows, then the best windows found anywhere; quotes are the best
+``lead_quotes`` messages found anywhere, then the drilled ones, then the rest. A raw message
+with fewer than two content terms is a filler and is left out of the quotes; an entity question
+keeps the quotes that name its entity and puts the summaries that do first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rerank_plus.memory.model.items import MemoryItem
+from rerank_plus.memory.retrieve.merging import merge
+from rerank_plus.memory.retrieve.plan import QueryPlan
+from rerank_plus.memory.retrieve.search import Hit
+
+
+def assemble_blocks(
+    plan: QueryPlan,
+    by_level: dict[int, list[Hit]],
+    start: int,
+    picks: list[Hit],
+    drilled: dict[int, list[Hit]],
+) -> tuple[dict[str, list[Hit]], frozenset[str]]:
+    """Each block's candidates, and the ids of the items the drill-down kept."""
+    depth, policy, entities = plan.memory.depth, plan.policy, plan.analysis.entities
+    overview = [hit for level in range(depth - 1, 1, -1) for hit in by_level.get(level, [])]
+    if start == 1:  # the summaries right above the picked windows are their context
+        memory = plan.memory
+        above = {parent.id for pick in picks for parent in memory.parents(pick.item.id)}
+        overview.sort(key=lambda hit: hit.item.id not in above)
+    overview = overview[: policy.overview_items[plan.tier]]
+    extracts = merge(drilled.get(1, []), by_level.get(1, []) if depth > 1 else [])
+    anywhere = by_level.get(0, [])
+    quotes = merge([*anywhere[: policy.lead_quotes], *drilled.get(0, [])], anywhere)
+    quotes = without_fillers(plan, quotes)
+    if plan.intent == "entity" and entities:
+        quotes = [hit for hit in quotes if names_any(hit.item, entities)]
+        extracts = entity_first(extracts, entities)
+        overview = entity_first(overview, entities)
+    if depth <= 2:
+        overview = []
+    kept = frozenset(hit.item.id for hits in drilled.values() for hit in hits)
+    return {"overview": overview, "extracts": extracts, "quotes": quotes}, kept
+
+
+def without_fillers(plan: QueryPlan, quotes: list[Hit]) -> list[Hit]:
+    """Raw messages with fewer than two content terms ("Yeah.", "Okay, right.") say nothing
+    a quote needs, unless they name an entity of the question."""
+    counts, entities = plan.index.content_terms, plan.analysis.entities
+    kept = []
+    for hit in quotes:
+        if counts.get(hit.item.id, 0) >= 2 or (entities and names_any(hit.item, entities)):
+            kept.append(hit)
+        else:
+            plan.trace.reject(hit.item.id, "filler: fewer than two content terms")
+    return kept or quotes
+
+
+def names_any(item: MemoryItem, entities: Sequence[str]) -> bool:
+    """Whether the item's text, speaker, tags or entities name one of ``entities``."""
+    haystack = " ".join(
+        (item.text, item.speaker or "", " ".join(item.tags), " ".join(item.entity_names))
+    ).casefold()
+    return any(entity.casefold() in haystack for entity in entities)
+
+
+def entity_first(hits: list[Hit], entities: Sequence[str]) -> list[Hit]:
+    return sorted(hits, key=lambda hit: not names_any(hit.item, entities))
