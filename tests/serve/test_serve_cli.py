@@ -9,8 +9,8 @@ for _module in ("fastapi", "uvicorn", "prometheus_client"):
 
 from rerank_plus.cli import main  # noqa: E402
 from rerank_plus.cli.serve import is_loopback  # noqa: E402
-from rerank_plus.serve.app import truncate_tokens  # noqa: E402
 from rerank_plus.serve.auth import bearer_token, is_authorized, load_api_keys  # noqa: E402
+from rerank_plus.serve.handlers import truncate_tokens  # noqa: E402
 from rerank_plus.serve.models import load_models  # noqa: E402
 
 

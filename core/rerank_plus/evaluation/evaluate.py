@@ -64,6 +64,7 @@ def _report(
     name: str,
     collection: Collection,
     ranked: Mapping[str, Sequence[str]],
+    *,
     k: int,
     top_n: int,
     latencies: list[float],
@@ -124,7 +125,9 @@ def evaluate_rerankers(
         raise ValueError(f"k and top_n must be at least 1, got k={k}, top_n={top_n}.")
     candidates = {q: [doc for doc, _ in run.get(q, [])[:k]] for q in query_ids}
     first_scores = {q: [score for _, score in run.get(q, [])[:k]] for q in query_ids}
-    baseline = _report(first_stage_name, collection, candidates, k, top_n, [], None)
+    baseline = _report(
+        first_stage_name, collection, candidates, k=k, top_n=top_n, latencies=[], baseline=None
+    )
     reports = [baseline]
     for name, reranker in rerankers.items():
         ranked: dict[str, list[str]] = {}
@@ -147,9 +150,15 @@ def evaluate_rerankers(
             )
             latencies.append((time.perf_counter() - start) * 1000)
             ranked[q] = [docs[r.index] for r in results]
-        reports.append(_report(name, collection, ranked, k, top_n, latencies, baseline))
+        reports.append(
+            _report(
+                name, collection, ranked, k=k, top_n=top_n, latencies=latencies, baseline=baseline
+            )
+        )
     for name, made in (ranked_by or {}).items():
         ranked = {q: list(made.get(q, [])) for q in query_ids}
-        reports.append(_report(name, collection, ranked, k, top_n, [], baseline))
+        reports.append(
+            _report(name, collection, ranked, k=k, top_n=top_n, latencies=[], baseline=baseline)
+        )
     missing = [q for q in query_ids if not candidates[q]]
     return Evaluation(collection.name, first_stage_name, k, top_n, query_ids, reports, missing)

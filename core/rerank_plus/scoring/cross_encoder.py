@@ -19,87 +19,30 @@ once and its documents' tails batched after it (``prefix_cache``: a query's pair
 apart from other queries'), scored on the answer tokens only (``backends.TorchDecoderScorer``).
 A decoder of no known family whose chat template carries a (query, document) pair goes through
 ``CrossEncoder.predict``, the instruction as its prompt.
+
+Here: the reranker, its settings, the score cache and long documents; which path a model takes
+and how it loads is in ``cross_encoder_loading``, the batches and logits in
+``cross_encoder_logits``.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
-
-import numpy as np
 
 from rerank_plus.analysis import Analyzer
 from rerank_plus.analysis.cache import LRUCache, content_key
 from rerank_plus.reranker import Context, Reranker, Scores
-from rerank_plus.scoring.backends import (
-    PairScorer,
-    TorchDecoderScorer,
-    TorchPairScorer,
-    check_backend,
-)
-from rerank_plus.scoring.batching import estimate_tokens, length_batches
-from rerank_plus.scoring.decoder_recipes import (
-    DecoderRecipe,
-    check_instruction,
-    families,
-    is_classifier,
-    is_decoder,
-    recipe_by_architecture,
-    recipe_by_name,
-    recipe_named,
-)
-from rerank_plus.scoring.devices import half_dtype, pick_device
-from rerank_plus.scoring.models import (
-    LOAD_LOCK,
-    default_cross_encoder,
-    load_model,
-    require_sentence_transformers,
-)
-from rerank_plus.scoring.onnx_backend import default_backend, onnx_model
-from rerank_plus.scoring.pair_tokens import PairTokenizer
+from rerank_plus.scoring.backends import check_backend
+from rerank_plus.scoring.cross_encoder_loading import LoadedModel, ModelLoader
+from rerank_plus.scoring.cross_encoder_logits import logit_and_probability, pair_logits
+from rerank_plus.scoring.decoder_recipes import check_instruction, recipe_named
+from rerank_plus.scoring.models import LOAD_LOCK, default_cross_encoder
 from rerank_plus.scoring.passages import windows
-from rerank_plus.scoring.prefetch import prefetched
-from rerank_plus.scoring.prompt_tokens import PromptTokenizer, model_window
 
 LONG_DOCUMENT_MODES = ("truncate", "max_passage")
-#: Padded tokens per batch when ``batch_tokens=None``: CPUs gain nothing from big batches and
-#: lose to padding; GPUs want full batches.
-BATCH_TOKENS = {"cpu": 4096, "mps": 8192, "cuda": 32768}
-#: The same for generative rerankers, whose prompts share a template and differ little in
-#: length once sorted: on a CPU their many small element-wise operations (RMSNorm, rotary
-#: embeddings) run faster in fuller batches.
-DECODER_BATCH_TOKENS = {**BATCH_TOKENS, "cpu": 16384}
-#: Pairs tokenized, sorted and cut into batches at a time: large enough to sort many queries'
-#: pairs together, small enough that the first batch starts early.
-CHUNK_PAIRS = 4096
-#: A tokenizer without a real limit (model_max_length of 1e30) gets the usual encoder window.
-DEFAULT_MAX_LENGTH = 512
-#: ``max_length`` of a generative reranker of no known family (the Qwen3-Reranker card's).
-DEFAULT_CAUSAL_MAX_LENGTH = 8192
-#: Tokens a pair template adds to the query's and the text's when none was measured
-#: (``[CLS] A [SEP] B [SEP]``).
-PAIR_TEMPLATE_TOKENS = 3
-
 #: What one distinct (query, text) pair scores: logit, probability, best window, windows.
 Scored = tuple[float, float, int, int]
-
-
-@dataclass(frozen=True)
-class LoadedModel:
-    """A cross-encoder ready to score: the fast path (``tokens`` and ``scorer``), or, for
-    models that need sentence-transformers' own preprocessing, ``encoder.predict`` with
-    ``prompt`` (a decoder's instruction), its template adding ``template_tokens`` to each
-    pair's."""
-
-    encoder: Any
-    tokens: PairTokenizer | PromptTokenizer | None
-    scorer: PairScorer | None
-    device: str
-    prompt: str | None = None
-    template_tokens: int = PAIR_TEMPLATE_TOKENS
-    decoder: bool = False
 
 
 class CrossEncoderReranker(Reranker):
@@ -226,158 +169,22 @@ class CrossEncoderReranker(Reranker):
             return self._models[name]
         with LOAD_LOCK:
             if name not in self._models:
-                self._models[name] = self._build(name)
+                self._models[name] = self._loader().load(name)
         return self._models[name]
 
-    def _build(self, name: str) -> LoadedModel:
-        device = pick_device(self.device)
-        backend = self.backend or default_backend(device, self.quantize)
-        if backend == "onnx" and not device.startswith("cpu"):
-            raise ValueError(
-                f"backend='onnx' runs on the CPU here, not on {device!r}: pass device='cpu', "
-                "or backend='torch' for the GPU."
-            )
-        config = self._config(name)
-        architectures = list(getattr(config, "architectures", None) or [])
-        if is_classifier(architectures):
-            if self.recipe is not None:
-                raise ValueError(
-                    f"recipe={self.recipe!r} is for generative rerankers, but {name!r} is a "
-                    f"sequence classifier ({architectures[0]}): drop recipe=."
-                )
-        elif self.recipe is not None or is_decoder(architectures):
-            if backend == "onnx":
-                raise ValueError(
-                    f"{name!r} is a generative reranker, which runs on PyTorch here: pass "
-                    "backend='torch' (or leave backend=None)."
-                )
-            return self._build_decoder(name, device, config, architectures)
-        elif architectures:
-            raise ValueError(_not_a_reranker(name, architectures))
-        return self._build_encoder(name, device, backend, config)
-
-    def _config(self, name: str) -> Any:
-        """The model's saved configuration (small, read before any weight is)."""
-        require_sentence_transformers("CrossEncoderReranker")
-        from transformers import AutoConfig
-
-        return load_model(
-            "cross-encoder",
-            name,
-            lambda: AutoConfig.from_pretrained(name, trust_remote_code=self.trust_remote_code),
+    def _loader(self) -> ModelLoader:
+        """What loads a model with this reranker's settings as they are at the load."""
+        return ModelLoader(
+            device=self.device,
+            backend=self.backend,
+            quantize=self.quantize,
+            max_length=self.max_length,
+            half_precision=self.half_precision,
+            trust_remote_code=self.trust_remote_code,
+            cache_size=self.cache_size,
+            instruction=self.instruction,
+            recipe=self.recipe,
         )
-
-    def _dtype(self, device: str, config: Any) -> Any:
-        """Half precision where ``half_dtype`` allows it, else float32 (a bfloat16 checkpoint
-        would otherwise stay bfloat16 on a CPU, slower and less exact)."""
-        import torch
-
-        return half_dtype(device, self.half_precision, config) or torch.float32
-
-    def _build_encoder(self, name: str, device: str, backend: str, config: Any) -> LoadedModel:
-        sentence_transformers = require_sentence_transformers("CrossEncoderReranker")
-        encoder = load_model(
-            "cross-encoder",
-            name,
-            lambda: sentence_transformers.CrossEncoder(
-                name,
-                device=device,
-                max_length=self.max_length,
-                trust_remote_code=self.trust_remote_code,
-                model_kwargs={"dtype": self._dtype(device, config)},
-            ),
-        )
-        tokens = self._pair_tokenizer(encoder)
-        if tokens is None:
-            if backend == "onnx":
-                raise ValueError(
-                    f"The cross-encoder {name!r} is not a plain sequence classifier with a fast "
-                    "tokenizer, so it cannot run on ONNX Runtime here: pass backend='torch'."
-                )
-            return LoadedModel(encoder, None, None, device)
-        if backend == "onnx":
-            scorer: PairScorer = onnx_model(name, encoder.model, self.quantize)
-            return LoadedModel(None, tokens, scorer, device)
-        return LoadedModel(encoder, tokens, TorchPairScorer(encoder.model), device)
-
-    def _build_decoder(
-        self, name: str, device: str, config: Any, architectures: list[str]
-    ) -> LoadedModel:
-        """A generative reranker: the fast path with its family's recipe, or, for a model of
-        no known family whose chat template carries a pair, ``CrossEncoder.predict``."""
-        from transformers import AutoModelForCausalLM, AutoTokenizer
-
-        tokenizer = load_model(
-            "cross-encoder",
-            name,
-            lambda: AutoTokenizer.from_pretrained(name, trust_remote_code=self.trust_remote_code),
-        )
-        recipe: DecoderRecipe | None
-        if self.recipe is not None:
-            recipe = recipe_named(self.recipe)
-        else:
-            recipe = recipe_by_name(name)
-            if recipe is None and _carries_pairs(tokenizer):
-                return self._build_templated(name, device, config, tokenizer)
-            recipe = recipe or recipe_by_architecture(architectures)
-        if recipe is None:
-            raise ValueError(_not_a_reranker(name, architectures))
-        dtype = self._dtype(device, config)
-        model: Any = load_model(
-            "cross-encoder",
-            name,
-            lambda: AutoModelForCausalLM.from_pretrained(
-                name, dtype=dtype, trust_remote_code=self.trust_remote_code
-            ),
-        )
-        model.to(device).eval()
-        tokens = PromptTokenizer(
-            tokenizer,
-            recipe,
-            self.instruction,
-            self.max_length or recipe.max_length,
-            model_window(tokenizer, config),
-            self.cache_size,
-        )
-        weights = tuple(weight for _, weight in recipe.scored)
-        scorer = TorchDecoderScorer(model, tokens.scored_ids, weights)
-        return LoadedModel(None, tokens, scorer, device, decoder=True)
-
-    def _build_templated(self, name: str, device: str, config: Any, tokenizer: Any) -> LoadedModel:
-        """A decoder scored by sentence-transformers (its chat template, yes - no logits)."""
-        sentence_transformers = require_sentence_transformers("CrossEncoderReranker")
-        window = model_window(tokenizer, config) or DEFAULT_CAUSAL_MAX_LENGTH
-        encoder = load_model(
-            "cross-encoder",
-            name,
-            lambda: sentence_transformers.CrossEncoder(
-                name,
-                device=device,
-                max_length=self.max_length or min(window, DEFAULT_CAUSAL_MAX_LENGTH),
-                trust_remote_code=self.trust_remote_code,
-                model_kwargs={"dtype": self._dtype(device, config)},
-            ),
-        )
-        empty = encoder.preprocess([("", "")], prompt=self.instruction)
-        added = int(empty["input_ids"].shape[-1])
-        return LoadedModel(encoder, None, None, device, self.instruction, added, decoder=True)
-
-    def _pair_tokenizer(self, encoder: Any) -> PairTokenizer | None:
-        """The fast path's tokenizer, or None when the model needs ``predict``'s own
-        preprocessing (prompts, modules after the transformer, no fast tokenizer)."""
-        modules = list(encoder)
-        if len(modules) != 1 or type(modules[0]).__name__ != "Transformer":
-            return None
-        if getattr(encoder, "default_prompt_name", None) or getattr(encoder, "prompts", None):
-            return None
-        tokenizer = getattr(modules[0], "tokenizer", None)
-        limit = getattr(tokenizer, "model_max_length", None)
-        if not isinstance(limit, int) or limit > 1_000_000:
-            limit = DEFAULT_MAX_LENGTH
-        try:
-            return PairTokenizer(tokenizer, limit, self.cache_size)
-        except ValueError:
-            return None
 
     def score(self, query: str, documents: Sequence[str], *, explain: bool = False) -> Scores:
         return self.score_many([query], [documents], [Context(explain=explain)])[0]
@@ -436,144 +243,17 @@ class CrossEncoderReranker(Reranker):
             for (query, _), group in zip(pairs, pieces, strict=True)
             for piece in group
         ]
-        scorer = loaded.scorer
-        if isinstance(scorer, TorchDecoderScorer) and scorer.shares_prefix:
-            assert isinstance(loaded.tokens, PromptTokenizer)
-            logits = self._prefix_logits(loaded.tokens, scorer, loaded.device, flat)
-        elif loaded.tokens is not None and scorer is not None:
-            logits = self._fast_logits(loaded.tokens, scorer, loaded.device, flat)
-        else:
-            logits = self._predict_logits(loaded, flat)
+        logits = pair_logits(
+            loaded, flat, batch_size=self.batch_size, batch_tokens=self.batch_tokens
+        )
         results: list[Scored] = []
         position = 0
         for group in pieces:
-            scored = [_logit_and_probability(logits[position + i]) for i in range(len(group))]
+            scored = [logit_and_probability(logits[position + i]) for i in range(len(group))]
             best = max(range(len(group)), key=lambda i: (scored[i][1], -i))
             results.append((scored[best][0], scored[best][1], best, len(group)))
             position += len(group)
         return results
-
-    def _budget(self, device: str, decoder: bool = False) -> int:
-        defaults = DECODER_BATCH_TOKENS if decoder else BATCH_TOKENS
-        return self.batch_tokens or defaults.get(device.split(":")[0], 4096)
-
-    def _fast_logits(
-        self,
-        tokens: PairTokenizer | PromptTokenizer,
-        scorer: PairScorer,
-        device: str,
-        pairs: list[tuple[str, str]],
-    ) -> list[Any]:
-        """Logits of ``pairs`` through the fast path; while the model runs one batch, a
-        thread tokenizes and pads the next (on CPU both would share the same cores, so
-        there the batches are prepared in turn)."""
-        queries = list(dict.fromkeys(query for query, _ in pairs))
-        query_tokens = dict(zip(queries, tokens.queries(queries), strict=True))
-        budget = self._budget(device, isinstance(tokens, PromptTokenizer))
-
-        def batches() -> Iterator[tuple[list[int], dict[str, np.ndarray]]]:
-            for start in range(0, len(pairs), CHUNK_PAIRS):
-                chunk = pairs[start : start + CHUNK_PAIRS]
-                documents = tokens.documents([text for _, text in chunk])
-                encoded = [
-                    (query_tokens[query], document)
-                    for (query, _), document in zip(chunk, documents, strict=True)
-                ]
-                lengths = [tokens.length(*pair) for pair in encoded]
-                for rows in length_batches(lengths, self.batch_size, budget):
-                    batch = tokens.batch(rows, encoded)
-                    yield [start + row for row in rows], batch.features
-
-        logits: list[Any] = [None] * len(pairs)
-        depth = 0 if device.startswith("cpu") else 2
-        for rows, features in prefetched(batches(), depth=depth):
-            for row, output in zip(rows, scorer.logits(features), strict=True):
-                logits[row] = output
-        return logits
-
-    def _prefix_logits(
-        self,
-        tokens: PromptTokenizer,
-        scorer: TorchDecoderScorer,
-        device: str,
-        pairs: list[tuple[str, str]],
-    ) -> list[Any]:
-        """Logits of decoder ``pairs``, query by query: the prompt head (template,
-        instruction, query) runs once, then the documents' tails after it, batched by length
-        (``prefix_cache``); a thread prepares the next batch where the model runs on a GPU."""
-        by_query: dict[str, list[int]] = {}
-        for index, (query, _) in enumerate(pairs):
-            by_query.setdefault(query, []).append(index)
-        query_tokens = dict(zip(by_query, tokens.queries(list(by_query)), strict=True))
-        budget = self._budget(device, decoder=True)
-
-        def batches() -> Iterator[tuple[str, list[int], dict[str, np.ndarray]]]:
-            for query, indices in by_query.items():
-                for start in range(0, len(indices), CHUNK_PAIRS):
-                    chunk = indices[start : start + CHUNK_PAIRS]
-                    documents = tokens.documents([pairs[i][1] for i in chunk])
-                    tails = [tokens.tail(query_tokens[query], d) for d in documents]
-                    for rows in length_batches(list(map(len, tails)), self.batch_size, budget):
-                        batch = tokens.tails(rows, tails)
-                        yield query, [chunk[row] for row in rows], batch.features
-
-        logits: list[Any] = [None] * len(pairs)
-        head: tuple[str, Any] | None = None
-        depth = 0 if device.startswith("cpu") else 2
-        for query, rows, features in prefetched(batches(), depth=depth):
-            if head is None or head[0] != query:
-                head = (query, scorer.prefix(tokens.head(query_tokens[query])))
-            for row, output in zip(rows, scorer.continued(head[1], features), strict=True):
-                logits[row] = output
-        return logits
-
-    def _predict_logits(self, loaded: LoadedModel, pairs: list[tuple[str, str]]) -> list[Any]:
-        """Logits of ``pairs`` through ``CrossEncoder.predict``, batched by estimated length
-        (the template's tokens included)."""
-        import torch
-
-        encoder = loaded.encoder
-        limit = getattr(encoder, "max_seq_length", None) or DEFAULT_MAX_LENGTH
-        added = loaded.template_tokens
-        lengths = [estimate_tokens(query, text, limit, added) for query, text in pairs]
-        logits: list[Any] = [None] * len(pairs)
-        budget = self._budget(str(encoder.device), loaded.decoder)
-        for batch in length_batches(lengths, self.batch_size, budget):
-            outputs = encoder.predict(
-                [pairs[i] for i in batch],
-                batch_size=len(batch),
-                activation_fn=torch.nn.Identity(),
-                show_progress_bar=False,
-                **({"prompt": loaded.prompt} if loaded.prompt is not None else {}),
-            )
-            for i, output in zip(batch, outputs, strict=True):
-                logits[i] = output
-        return logits
-
-
-def _carries_pairs(tokenizer: Any) -> bool:
-    """Whether the tokenizer's chat template renders a (query, document) pair, as the
-    sentence-transformers integrations of decoder rerankers do (roles "query", "document")."""
-    if not getattr(tokenizer, "chat_template", None):
-        return False
-    probe = [
-        {"role": "query", "content": "rerank-plus-query-probe"},
-        {"role": "document", "content": "rerank-plus-document-probe"},
-    ]
-    try:
-        text = tokenizer.apply_chat_template(probe, tokenize=False)
-    except Exception:  # a template that refuses these roles does not carry a pair
-        return False
-    return "rerank-plus-query-probe" in text and "rerank-plus-document-probe" in text
-
-
-def _not_a_reranker(name: str, architectures: list[str]) -> str:
-    return (
-        f"{name!r} ({', '.join(architectures)}) is neither a sequence-classification "
-        f"cross-encoder nor a generative reranker of a known family ({families()}): pass "
-        "recipe= if its prompt is one of these families', or pick a reranker model "
-        "(e.g. cross-encoder/ms-marco-MiniLM-L6-v2, Qwen/Qwen3-Reranker-0.6B)."
-    )
 
 
 def _explanation(name: str, logit: float, probability: float, window: int, windows: int) -> dict:
@@ -586,24 +266,3 @@ def _explanation(name: str, logit: float, probability: float, window: int, windo
         explanation["best_window"] = window
         explanation["windows"] = windows
     return explanation
-
-
-def _logit_and_probability(output: Any) -> tuple[float, float]:
-    """One output of the model: a single logit (sigmoid), or two (softmax, class 1)."""
-    values = np.atleast_1d(np.asarray(output, dtype=float)).tolist()
-    if len(values) == 1:
-        logit = values[0]
-        return logit, _sigmoid(logit)
-    if len(values) == 2:
-        return values[1], _sigmoid(values[1] - values[0])  # softmax of two classes
-    raise ValueError(
-        f"The cross-encoder returns {len(values)} scores per pair; rerank-plus needs a model "
-        "with one output (a relevance logit) or two (not relevant / relevant)."
-    )
-
-
-def _sigmoid(x: float) -> float:
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    z = math.exp(x)
-    return z / (1.0 + z)

@@ -190,7 +190,13 @@ class MicroBatcher:
         malformed request fails alone."""
         item = waiting.item
         checked_request(
-            item.query, item.documents, top_n, None, explain, item.first_stage_scores, item.metadata
+            item.query,
+            item.documents,
+            top_n,
+            None,
+            explain=explain,
+            first_stage_scores=item.first_stage_scores,
+            metadata=item.metadata,
         )
         key = (top_n, explain)
         group = self._open.setdefault(key, [])

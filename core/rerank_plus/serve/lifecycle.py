@@ -22,9 +22,9 @@ import sys
 from collections.abc import Coroutine
 from typing import Any
 
-from rerank_plus.serve.app import RerankService
 from rerank_plus.serve.fronts import GRACE_SECONDS, Front
 from rerank_plus.serve.limits import ASGIApp
+from rerank_plus.serve.service import RerankService
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
