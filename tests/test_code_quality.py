@@ -64,39 +64,20 @@ MAX_POSITIONAL = 6
 #: Modules over MAX_LINES lines, by path under core/.
 MEMORY_REDESIGN_PENDING_LINES = frozenset(
     {
-        "rerank_plus/memory/artifacts.py",
-        "rerank_plus/memory/compose.py",
-        "rerank_plus/memory/index.py",
-        "rerank_plus/memory/retriever.py",
+        "rerank_plus/memory/index/memory_index.py",
+        "rerank_plus/memory/model/artifacts.py",
     }
 )
 #: Functions and methods over MAX_POSITIONAL positional parameters, by qualified name.
 MEMORY_REDESIGN_PENDING_POSITIONAL = frozenset(
     {
-        "rerank_plus.memory.build.summaries.summary_item",
-        "rerank_plus.memory.compose.Composer._fill",
-        "rerank_plus.memory.compose.Composer.compose",
-        "rerank_plus.memory.coverage.pick",
-        "rerank_plus.memory.drilldown.drill_down",
-        "rerank_plus.memory.evaluation.runner._record",
-        "rerank_plus.memory.retriever.MemoryRetriever._candidates",
-        "rerank_plus.memory.retriever.MemoryRetriever._safe_drill",
+        "rerank_plus.memory.ingest.summaries.summary_item",
     }
 )
 #: Import cycles, each as the set of its modules.
 MEMORY_REDESIGN_PENDING_CYCLES = frozenset(
     {
-        frozenset(
-            {
-                "rerank_plus.memory.artifacts",
-                "rerank_plus.memory.build.builder",
-                "rerank_plus.memory.build.hierarchy",
-                "rerank_plus.memory.build.incremental",
-                "rerank_plus.memory.build.summaries",
-                "rerank_plus.memory.memory",
-            }
-        ),
-        frozenset({"rerank_plus.memory.index", "rerank_plus.memory.index_changes"}),
+        frozenset({"rerank_plus.memory.index.memory_index", "rerank_plus.memory.index.updates"}),
     }
 )
 

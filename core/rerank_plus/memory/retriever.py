@@ -250,7 +250,7 @@ class MemoryRetriever:
         intent: str,
         max_tokens: int,
         index: MemoryIndex,
-        moment: datetime,
+        moment: datetime | None,
         trace: Trace,
     ) -> QueryPlan:
         """The query plan (see :class:`QueryPlan`): policy, tier, vector, filters, fusion."""
@@ -346,7 +346,7 @@ class MemoryRetriever:
 
 
 def _trace_analysis(
-    trace: Trace, analysis: QueryAnalysis, intent: str, tier: str, moment: datetime
+    trace: Trace, analysis: QueryAnalysis, intent: str, tier: str, moment: datetime | None
 ) -> None:
     window = analysis.window
     trace.step(

@@ -82,6 +82,7 @@ def _record(
     query: Query,
     given: int,
     context: MethodContext,
+    *,
     seconds: float,
     judge: MeetingJudge,
 ) -> Record:
@@ -145,14 +146,18 @@ def evaluate(
                 words = budget
                 if reference is not None:
                     context, seconds = _timed(reference, meeting, query, budget)
-                    record = _record(reference, budget, query, budget, context, seconds, judge)
+                    record = _record(
+                        reference, budget, query, budget, context, seconds=seconds, judge=judge
+                    )
                     run.records.append(record)
                     words = record.words
                 for method in methods:
                     if not applies(method, query):
                         continue
                     context, seconds = _timed(method, meeting, query, words)
-                    record = _record(method, budget, query, words, context, seconds, judge)
+                    record = _record(
+                        method, budget, query, words, context, seconds=seconds, judge=judge
+                    )
                     if record.words > words:
                         raise ValueError(
                             f"method {method.name!r} returned {record.words} words for "

@@ -38,7 +38,7 @@ class QueryPlan:
     #: the policy's tier for this budget (``small``, ``medium``, ``large``)
     tier: str
     max_tokens: int
-    moment: datetime
+    moment: datetime | None
     vector: Any
     index: MemoryIndex
     search: LevelSearch
