@@ -9,8 +9,6 @@ import pytest
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory import Embedder
 
-from tests.memory.asked_alike import CASES, AskedAlike, KeepsOtherLanguagesWords
-
 QMSUM = Path(__file__).resolve().parents[3] / "shared" / "eval" / "qmsum"
 
 
@@ -39,12 +37,3 @@ def qmsum() -> Path:
     if not QMSUM.is_dir():
         pytest.skip(f"the QMSum meetings are not beside the repo ({QMSUM} is absent)")
     return QMSUM
-
-
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """An :class:`AskedAlike` test runs once per item of its language's list."""
-    if metafunc.cls is None or not issubclass(metafunc.cls, (AskedAlike, KeepsOtherLanguagesWords)):
-        return
-    for argument, attribute in CASES.items():
-        if argument in metafunc.fixturenames:
-            metafunc.parametrize(argument, getattr(metafunc.cls, attribute))

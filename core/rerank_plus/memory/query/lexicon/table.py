@@ -1,11 +1,11 @@
 """The shape of one language's cues: what each table of a :class:`Lexicon` holds and how
-its fragments are written (:mod:`rerank_plus.memory.query.lexicon`)."""
+its fragments are written (:mod:`rerank_plus.memory.query.lexicon`). A data file's keys are
+these fields (:mod:`.loader`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 
 @dataclass(frozen=True)
@@ -97,8 +97,3 @@ class Lexicon:
     month_alone: tuple[str, ...] = field(default=())
     #: a day of a month ("May 3rd", "le 3 mai"): templates with <DAY>, <MONTH> and <YEAR>.
     day_dates: tuple[str, ...] = field(default=())
-
-
-def _frozen(mapping: dict) -> Mapping:
-    """A read-only view: the tables are shared by every query."""
-    return MappingProxyType(mapping)
