@@ -6,13 +6,21 @@ import asyncio
 import json
 import logging
 import re
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rerank_plus import BM25Reranker, Cascade, Reranker
-from rerank_plus.memory import Memory, MemoryItem, MemoryRetriever, build_memory
+from rerank_plus.memory import (
+    Memory,
+    MemoryItem,
+    MemoryProfile,
+    MemoryRetriever,
+    build_memory,
+    memory_profile,
+)
 from rerank_plus.memory.context.texts import ELISION
 from rerank_plus.memory.index.text_cache import fold
 from rerank_plus.memory.model.sentences import split_sentences
@@ -299,6 +307,13 @@ def windows_of_six(texts: list[str]) -> Memory:
     return Memory([*messages, *windows])
 
 
+def detail_strategy(**changes: object) -> MemoryProfile:
+    """The ready-made profile with the detail intent's strategy changed (it is no setting)."""
+    ready = memory_profile()
+    policies = {**ready.policies, "detail": replace(ready.policies["detail"], **changes)}
+    return MemoryProfile(policies, ready.tiers, ready.fusion)
+
+
 def test_the_best_message_found_anywhere_leads_a_small_detail_context() -> None:
     """The region drilled first (the stretch about the deposit) fills a small budget; the one
     message that answers sits elsewhere and still comes first."""
@@ -306,9 +321,9 @@ def test_the_best_message_found_anywhere_leads_a_small_detail_context() -> None:
     context = MemoryRetriever(stretch_memory()).retrieve(question, max_tokens=80)
     assert context.intent == "detail"
     assert [item.id for item in context.items][:2] == ["m28", "m6"]
-    drill_only = MemoryRetriever(
-        stretch_memory(), profile={"memory": {"detail": {"lead_quotes": 0}}}
-    ).retrieve(question, max_tokens=80)
+    drill_only = MemoryRetriever(stretch_memory(), profile=detail_strategy(lead_quotes=0)).retrieve(
+        question, max_tokens=80
+    )
     assert "400 euros" not in drill_only.text and "400 euros" in context.text
     regions = next(step for step in context.trace.to_dict()["steps"] if step["step"] == "regions")
     assert regions["top"][0][0] == "w1"  # the answer's window (w4) is not the region drilled
@@ -319,7 +334,7 @@ def test_a_small_budget_drills_the_lead_s_window_over_a_neighbour_off_the_subjec
     answers ranks above it and is drilled in its place; without a lead quote it is not."""
     question = "How many euros is the venue deposit?"
 
-    def drilled(profile: dict | None = None) -> list[str]:
+    def drilled(profile: MemoryProfile | None = None) -> list[str]:
         retriever = MemoryRetriever(stretch_memory(talk_goes_on=False), profile=profile)
         steps = retriever.retrieve(question, max_tokens=80).trace.to_dict()["steps"]
         return next(step for step in steps if step["step"] == "drill_down")["parents"]
@@ -328,7 +343,7 @@ def test_a_small_budget_drills_the_lead_s_window_over_a_neighbour_off_the_subjec
     steps = MemoryRetriever(stretch_memory(talk_goes_on=False)).retrieve(question, max_tokens=80)
     swap = next(s for s in steps.trace.to_dict()["steps"] if s["step"] == "lead_window")
     assert swap == {"step": "lead_window", "message": "m28", "window": "w4", "instead_of": "w2"}
-    assert drilled({"memory": {"detail": {"lead_quotes": 0}}}) == ["w1", "w2"]
+    assert drilled(detail_strategy(lead_quotes=0)) == ["w1", "w2"]
     # where the talk goes on, the next window ranks above the answer's and stays
     steps = MemoryRetriever(stretch_memory()).retrieve(question, max_tokens=80).trace.to_dict()
     assert next(s for s in steps["steps"] if s["step"] == "drill_down")["parents"] == ["w1", "w2"]

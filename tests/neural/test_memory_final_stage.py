@@ -81,7 +81,7 @@ def test_a_profile_leaves_the_region_to_the_light_stage(
     retriever = MemoryRetriever(
         memory,
         final_reranker=CrossEncoderReranker(str(tiny_cross_encoder_path)),
-        profile={"memory": {"detail": {"final_regions": False}}},
+        profile={"memory": {"final_regions": False}},
     )
     context = retriever.retrieve(QUESTION, max_tokens=120, intent="detail")
     stages = [s["block"] for s in context.trace.to_dict()["steps"] if s["step"] == "final_rerank"]

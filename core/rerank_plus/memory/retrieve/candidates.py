@@ -12,7 +12,7 @@ from __future__ import annotations
 from rerank_plus.memory.retrieve.blocks import assemble_blocks
 from rerank_plus.memory.retrieve.drilldown import drill_down, safe_drill
 from rerank_plus.memory.retrieve.final import FinalStage, on_scale
-from rerank_plus.memory.retrieve.locate import rank_regions
+from rerank_plus.memory.retrieve.locate import NEIGHBOUR_WEIGHT, rank_regions
 from rerank_plus.memory.retrieve.merging import merge
 from rerank_plus.memory.retrieve.plan import QueryPlan
 from rerank_plus.memory.retrieve.search import Hit
@@ -69,7 +69,7 @@ def _regions(
         judged = final.judge(plan.question, messages, "regions", plan.trace)
         by_level[0] = on_scale(judged, messages, final.candidates)
         messages = judged
-    ranked = rank_regions(windows, messages, plan.index.window_of, plan.policy.neighbour_weight)
+    ranked = rank_regions(windows, messages, plan.index.window_of, NEIGHBOUR_WEIGHT)
     plan.trace.step("regions", top=[(hit.item.id, hit.score) for hit in ranked[:5]])
     return ranked
 

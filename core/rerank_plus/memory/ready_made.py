@@ -1,0 +1,136 @@
+"""The ready-made memory policy, as data: the settings a profile may change (``KNOBS``) and
+what each intent's strategy fixes (``STRATEGIES``), each number beside what chose it.
+
+``KNOBS`` are written once for every intent (``EVERY_INTENT``) and then only where an intent
+differs, so each number here is a decision. Measurements are on QMSum's train meetings and on
+passage collections read as conversations (docs/memory.md, "Evaluation"), unless said.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: The size tiers: ``small`` up to this many tokens, ``medium`` up to the next, ``large`` above.
+TIERS = {"small": 1000, "medium": 3000}
+
+#: The recency weight where an intent has one (a ``freshness`` setting's keys not given).
+FRESHNESS = {"half_life_days": 1.0, "weight": 2.0}
+
+#: What every intent starts from (see :mod:`rerank_plus.memory.policy` for each knob).
+EVERY_INTENT: dict[str, Any] = {
+    "quotas": {"overview": 0.2, "extracts": 0.4, "quotes": 0.4},
+    "band_prior": {"top": 0.9, "upper": 1.0, "windows": 1.1, "messages": 1.2},
+    "freshness": None,
+    "mmr_lambda": 0.8,
+    "min_relevance": 0.0,
+    "drill_m": {"small": 8, "medium": 20, "large": 30},
+}
+
+#: Where each intent differs from ``EVERY_INTENT``.
+KNOBS: dict[str, dict[str, Any]] = {
+    # Broad questions read the whole memory: the top summaries weigh more, every level counts,
+    # and novelty matters as much as relevance.
+    "synthesis": {
+        "band_prior": {"top": 1.3, "upper": 1.15, "windows": 1.0, "messages": 0.9},
+        "mmr_lambda": 0.5,
+        "drill_m": 4,
+    },
+    # Precise questions: the quotes take the budget (on QMSum's train meetings every share given
+    # to summaries cost recall); a message under 15% of the best score is cut unless drilled.
+    "detail": {
+        "quotas": {"overview": 0.0, "extracts": 0.0, "quotes": 1.0},
+        "mmr_lambda": 0.95,
+        "min_relevance": 0.15,
+    },
+    # "What's new": a day's half-life, strong enough to lead the ranking.
+    "recent": {
+        "band_prior": {"messages": 1.1},
+        "freshness": FRESHNESS,
+        "drill_m": {"medium": 12, "large": 20},
+    },
+    # "Where do we talk about X": the messages naming X first.
+    "entity": {
+        "quotas": {"overview": 0.2, "extracts": 0.3, "quotes": 0.5},
+        "band_prior": {"windows": 1.05},
+        "drill_m": {"small": 12},
+    },
+}
+
+#: How each intent finds and shows its context: fixed by the design and its measurements, not
+#: profile settings (docs/memory.md, "Retrieval, step by step").
+STRATEGIES: dict[str, dict[str, Any]] = {
+    # Broad questions: the sentences that say the most of the whole memory (coverage), from the
+    # top summaries, the window summaries and the messages drilled from the top. On QMSum's
+    # train meetings this carried 2 to 5.5 points more of a reference summary's words than
+    # whole summaries in order of likeness to "summarize the meeting". The spread (a sentence
+    # far from what is shown gains): topic coverage at 700 tokens 0.957 -> 0.975, answer
+    # recall 0.285 -> 0.267 (-0.3 to -1.4 at 2,000).
+    "synthesis": {
+        "fusion": None,
+        "fill_order": ("overview", "extracts", "quotes"),
+        "show_order": ("overview", "extracts", "quotes"),
+        "entity_boost": 1.0,
+        "overview_items": {"small": 4, "medium": 4, "large": 4},
+        "drill_from": "top",
+        "drill_picks": {"small": 4, "medium": 6, "large": 8},
+        "drill_order": "round_robin",
+        "grow": 0,
+        "safe_drill": False,
+        "lead_quotes": 0,
+        "coverage_blocks": ("overview", "extracts", "quotes"),
+        "spread": {"gap": 0.06, "weight": 1.5},
+    },
+    # Precise questions: the messages of the best regions, verbatim, the best message first
+    # (more hits at 700 tokens, +2 points on QMSum's train meetings, +0.5 to +5 on passages in
+    # five languages). Fusion min-max scaled: DBSF clips every score three deviations above the
+    # pool's mean to 1 and the dense half then orders the lexical best (gold recall at 700
+    # tokens +1.9 German, +2.2 French). At 700 tokens two windows only, so that the best
+    # messages found anywhere still fit.
+    "detail": {
+        "fusion": {"method": "weighted", "normalization": "minmax"},
+        "fill_order": ("quotes", "extracts", "overview"),
+        "show_order": ("quotes", "extracts", "overview"),
+        "entity_boost": 1.3,
+        "overview_items": {"small": 0, "medium": 1, "large": 2},
+        "drill_from": "regions",
+        "drill_picks": {"small": 2, "medium": 6, "large": 10},
+        "drill_order": "grouped",
+        "grow": 2,
+        "safe_drill": True,
+        "lead_quotes": 1,
+        "coverage_blocks": (),
+        "spread": None,
+    },
+    # "What's new": the latest windows and messages, quotes filled first.
+    "recent": {
+        "fusion": None,
+        "fill_order": ("quotes", "extracts", "overview"),
+        "show_order": ("overview", "extracts", "quotes"),
+        "entity_boost": 1.1,
+        "overview_items": {"small": 1, "medium": 1, "large": 2},
+        "drill_from": "windows",
+        "drill_picks": {"small": 2, "medium": 4, "large": 8},
+        "drill_order": "grouped",
+        "grow": 0,
+        "safe_drill": False,
+        "lead_quotes": 0,
+        "coverage_blocks": (),
+        "spread": None,
+    },
+    # "Where do we talk about X": messages naming X first, then what is semantically close.
+    "entity": {
+        "fusion": None,
+        "fill_order": ("quotes", "extracts", "overview"),
+        "show_order": ("quotes", "extracts", "overview"),
+        "entity_boost": 1.3,
+        "overview_items": {"small": 1, "medium": 2, "large": 2},
+        "drill_from": "windows",
+        "drill_picks": {"small": 3, "medium": 6, "large": 10},
+        "drill_order": "grouped",
+        "grow": 2,
+        "safe_drill": False,
+        "lead_quotes": 0,
+        "coverage_blocks": (),
+        "spread": None,
+    },
+}
