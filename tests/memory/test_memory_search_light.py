@@ -67,15 +67,19 @@ def test_light_stage_from_the_index_equals_the_pipeline(
 
     def hits(own: bool) -> list[list[tuple[str, str, str]]]:
         search = LevelSearch(
-            index, None, profile.policies[intent], fusion or profile.fusion, now, ("Chen", "Ana")
+            index,
+            None,
+            profile.policies[intent],
+            fusion or profile.fusion,
+            now,
+            ("Chen", "Ana"),
+            vector=query_vector,
         )
         search.index_light = own
         out = []
         terms = index.analyzer.analyze(query, "en").terms
-        pools = [
-            search.pool(level, terms, query_vector, limit=8) for level in range(index.memory.depth)
-        ]
-        pools.append(search.pool(0, terms, query_vector, limit=8, within=unreliable))
+        pools = [search.pool(level, terms, limit=8) for level in range(index.memory.depth)]
+        pools.append(search.pool(0, terms, limit=8, within=unreliable))
         for items, dense in pools:
             ranked = search.rank(query, items, dense)
             out.append([(h.item.id, repr(h.score), repr(h.dense)) for h in ranked])

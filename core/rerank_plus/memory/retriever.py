@@ -268,7 +268,9 @@ class MemoryRetriever:
             notes.append("The memory has no summaries: the context quotes raw messages only.")
         allowed = allowed_items(analysis, intent, index, notes, trace)
         fusion = self._fusion(policy, index, vector, notes, trace)
-        search = LevelSearch(index, self.reranker, policy, fusion, moment, analysis.entities)
+        search = LevelSearch(
+            index, self.reranker, policy, fusion, moment, analysis.entities, vector=vector
+        )
         # a lexical light stage reads the question's keywords: its task words ("summarize the
         # discussion about", "what did ... think") would match every window alike
         lexical = self.reranker is None or isinstance(self.reranker, BM25Reranker)

@@ -45,9 +45,7 @@ def search_levels(plan: QueryPlan) -> dict[int, list[Hit]]:
     for level in range(depth):
         if plan.intent == "synthesis" and level == 0 and depth > 1:
             continue  # synthesis quotes come from the drill-down only
-        items, dense = plan.search.pool(
-            level, plan.terms, plan.vector, limit=POOL, allowed=plan.allowed(level)
-        )
+        items, dense = plan.search.pool(level, plan.terms, limit=POOL, allowed=plan.allowed(level))
         by_level[level] = plan.search.rank(plan.text, items, dense)
         plan.trace.step(
             "search",

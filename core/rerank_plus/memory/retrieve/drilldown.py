@@ -46,7 +46,6 @@ def drill_down(plan: QueryPlan, picks: Sequence[Hit], m: int) -> dict[int, list[
         items, dense = search.pool(
             level - 1,
             plan.terms,
-            plan.vector,
             limit=len(parent_of) or 1,
             allowed=plan.allowed(level - 1),
             within=parent_of,

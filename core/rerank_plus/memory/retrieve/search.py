@@ -103,8 +103,12 @@ class LevelSearch:
         fusion: Mapping[str, object] | str,
         now: datetime | None,
         entities: Sequence[str] = (),
+        *,
+        vector: np.ndarray | None = None,
     ) -> None:
         self.index = index
+        #: the query's embedding (None: lexical only)
+        self.vector = vector
         self.entities = tuple(entity.casefold() for entity in entities if entity.strip())
         light = reranker if reranker is not None else index.bm25
         boosts: list[Boost] = [PriorBoost("band", dict(policy.band_prior))]
@@ -132,9 +136,8 @@ class LevelSearch:
         self.index_light = reranker is None
         self.mmr_lambda = policy.mmr_lambda
         self.depth = index.memory.depth
-        # per query (one LevelSearch serves one query): keyed by level and the query's terms or
-        # vector, which is held so that its id stays its own
-        self._cosines: dict[tuple[int, int], tuple[object, np.ndarray | None]] = {}
+        # per query (one LevelSearch serves one query): keyed by level (and the query's terms)
+        self._cosines: dict[int, np.ndarray | None] = {}
         self._sums: dict[tuple[int, tuple[str, ...]], np.ndarray] = {}
         self._query_detections: dict[str, Detection] = {}
         self._first_pools: dict[str, Sequence[MemoryItem]] = {}
@@ -144,7 +147,6 @@ class LevelSearch:
         self,
         level: int,
         terms: Sequence[str],
-        query_vector: np.ndarray | None,
         *,
         limit: int,
         allowed: Allowed | None = None,
@@ -153,7 +155,7 @@ class LevelSearch:
         """Candidates at ``level`` (only ids in ``within`` when given) and their cosines."""
         level_index = self.index.levels[level]
         if within is None and allowed is None and len(level_index.items) > limit:
-            dense = self._dense(level, query_vector)
+            dense = self._dense(level)
             chosen = dict.fromkeys(self.index.top_dense(dense, limit))
             chosen.update(dict.fromkeys(self.index.top_lexical(self._lexical(level, terms), limit)))
             positions = sorted(chosen) or list(
@@ -161,28 +163,25 @@ class LevelSearch:
             )
             cosines = None if dense is None else dense[positions]
         else:
-            positions, cosines = self._filtered(level, query_vector, terms, limit, allowed, within)
+            positions, cosines = self._filtered(level, terms, limit, allowed, within)
         items = [level_index.items[p] for p in positions]
         return items, None if cosines is None else cosines.tolist()
 
-    def _dense(self, level: int, query_vector: np.ndarray | None) -> np.ndarray | None:
-        """The level's cosines with ``query_vector``, computed once per query: the search, the
-        drill-down and the safe drill all read the same levels."""
-        key = (level, id(query_vector))
-        if key not in self._cosines:
-            self._cosines[key] = (query_vector, self.index.dense(level, query_vector))
-        return self._cosines[key][1]
+    def _dense(self, level: int) -> np.ndarray | None:
+        """The level's cosines with the query's vector, computed once per query: the search,
+        the drill-down and the safe drill all read the same levels."""
+        if level not in self._cosines:
+            self._cosines[level] = self.index.dense(level, self.vector)
+        return self._cosines[level]
 
-    def _dense_at(
-        self, level: int, query_vector: np.ndarray | None, at: np.ndarray
-    ) -> np.ndarray | None:
+    def _dense_at(self, level: int, at: np.ndarray) -> np.ndarray | None:
         """The cosines of the positions ``at`` only, unless the whole level's are known: a
         drill-down reads a few covers of a level the search may not have scored (the same
         values: each row's product is computed alone)."""
-        found = self._cosines.get((level, id(query_vector)))
-        if found is not None:
-            return None if found[1] is None else found[1][at]
-        return self.index.dense(level, query_vector, at)
+        if level in self._cosines:
+            found = self._cosines[level]
+            return None if found is None else found[at]
+        return self.index.dense(level, self.vector, at)
 
     def _lexical(self, level: int, terms: Sequence[str]) -> np.ndarray:
         """:meth:`MemoryIndex.lexical_scores`, computed once per query for each level."""
@@ -195,7 +194,6 @@ class LevelSearch:
     def _filtered(
         self,
         level: int,
-        query_vector: np.ndarray | None,
         terms: Sequence[str],
         limit: int,
         allowed: Allowed | None,
@@ -210,7 +208,7 @@ class LevelSearch:
         if allowed is not None:
             positions = [p for p in positions if allowed(level_index.items[p])]
         at = np.array(positions, dtype=np.intp)  # ascending
-        cosines = self._dense_at(level, query_vector, at)
+        cosines = self._dense_at(level, at)
         if len(at) <= limit:
             return at.tolist(), cosines
         chosen: dict[int, None] = {}
