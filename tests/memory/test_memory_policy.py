@@ -18,21 +18,24 @@ def test_ready_made_profiles_follow_the_design() -> None:
     assert set(synthesis.coverage_blocks) == {"overview", "extracts", "quotes"}
     assert not detail.coverage_blocks  # a precise question wants whole messages, best first
     # detail: quotes first; summaries only get what the quotes leave (measured: see memory.md)
-    assert detail.quotas["quotes"] == 1.0 and detail.fill_order[0] == "quotes"
+    assert (
+        detail.quotas["quotes"] == max(detail.quotas.values()) and detail.fill_order[0] == "quotes"
+    )
     # a precise question's answer leads; a broad one reads the big picture first
     assert detail.show_order[0] == "quotes" and synthesis.show_order[0] == "overview"
     assert detail.overview_items["small"] == 0 < detail.overview_items["large"]
     assert synthesis.band_prior["top"] > synthesis.band_prior["messages"]
     assert detail.band_prior["messages"] > detail.band_prior["top"]
-    assert profile.policies["recent"].freshness == {"half_life_days": 1.0, "weight": 2.0}
+    # only a question about what is new weighs recency
+    assert [i for i, p in profile.policies.items() if p.freshness] == ["recent"]
     assert detail.safe_drill and not synthesis.safe_drill
-    assert detail.lead_quotes == 1 and synthesis.lead_quotes == 0  # the best message first
+    assert detail.lead_quotes >= 1 and synthesis.lead_quotes == 0  # the best message first
     # detail locates regions (a window, its best message, its neighbours) with its own fusion
     assert detail.drill_from == "regions"
     assert detail.fusion == {"method": "weighted", "normalization": "minmax"}
     assert synthesis.fusion is None and synthesis.drill_from == "top"
     # a broad context spreads over the conversation; the others read what is relevant
-    assert synthesis.spread == {"gap": 0.06, "weight": 1.5} and detail.spread is None
+    assert synthesis.spread and 0 < synthesis.spread["gap"] <= 1 and detail.spread is None
 
 
 @pytest.mark.parametrize(
