@@ -12,25 +12,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import compress
 from operator import is_, is_not
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rerank_plus.memory.model.items import MemoryItem
 from rerank_plus.memory.model.memory import Memory
 
-if TYPE_CHECKING:
-    from rerank_plus.memory.index.memory_index import MemoryIndex
 
-
-def changed_items(before: MemoryIndex, memory: Memory) -> tuple[list[MemoryItem], list[MemoryItem]]:
-    """The items ``before`` held that ``memory`` no longer holds (replaced or removed), and
-    the items of ``memory`` that ``before`` did not hold (new or replacing): an item object
-    is held at its own level and index, so each level is compared place by place."""
+def changed_items(
+    before: Sequence[Sequence[MemoryItem]], memory: Memory
+) -> tuple[list[MemoryItem], list[MemoryItem]]:
+    """The items of the levels ``before`` (a previous index's, level by level) that ``memory``
+    no longer holds (replaced or removed), and the items of ``memory`` that ``before`` did not
+    hold (new or replacing): an item object is held at its own level and index, so each level
+    is compared place by place."""
     gone: list[MemoryItem] = []
     made: list[MemoryItem] = []
-    for level in range(max(len(before.levels), memory.depth)):
-        old = before.levels[level].items if level < len(before.levels) else ()
+    for level in range(max(len(before), memory.depth)):
+        old = before[level] if level < len(before) else ()
         new = memory.level(level)
         gone += compress(old, map(is_not, old, new))
         gone += old[len(new) :]

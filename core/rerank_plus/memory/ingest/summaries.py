@@ -100,6 +100,7 @@ def summary_item(
     summary: Summary,
     candidates: Sequence[SourceSentence],
     topics: tuple[str, ...],
+    *,
     opened_by: str | None = None,
     memory: Memory | None = None,
 ) -> MemoryItem:
