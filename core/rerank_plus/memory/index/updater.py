@@ -1,6 +1,6 @@
 """An index's tables after a change, from the index before it and the changed items alone.
 
-``Memory.add`` appends a message and replaces the summaries on its path to the top; an index
+``MemoryWriter.add`` appends a message and replaces the summaries on its path to the top; an index
 built anew would read every item again (analyze, embed, fit). The updater reads the items the
 change made (new or replacing) and takes the rest over from the previous index, table by table;
 without a previous index it builds each table anew (:mod:`rerank_plus.memory.index.tables`).

@@ -1,6 +1,6 @@
 """What an index after a change takes over from the index before it, for the items changed only.
 
-``Memory.add`` appends a message and replaces the summaries on its path to the top: in every
+``MemoryWriter.add`` appends a message and replaces the summaries on its path to the top: in every
 level, the items from some position on (the tail). An index built anew reads every item; these
 helpers find what changed (each level compared place by place) and give the same tables from the
 previous index and the changed items alone: the term postings of a level (the same arrays, and

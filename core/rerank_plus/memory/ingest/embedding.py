@@ -10,6 +10,7 @@ framework. Vectors come back as unit-length float32 rows, so a dot product is th
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -45,10 +46,10 @@ class Embedder:
 
     @staticmethod
     def _methods(model: Any) -> tuple[Callable[[list[str]], Any], Callable[[str], Any]]:
-        if isinstance(model, str):
+        if isinstance(model, (str, os.PathLike)):  # a model name, or a saved model's folder
             from rerank_plus.scoring.bi_encoder import BiEncoderReranker
 
-            model = BiEncoderReranker(model)
+            model = BiEncoderReranker(os.fspath(model))
         if callable(getattr(model, "embed", None)) and hasattr(model, "load"):
             return model.embed, lambda text: model.embed([text])[0]
         if callable(getattr(model, "get_text_embedding_batch", None)):

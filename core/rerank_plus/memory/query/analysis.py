@@ -1,4 +1,4 @@
-"""Step 0 of the retrieval policy: what a query asks for, read once, before any search.
+"""Step 1 of the retrieval policy: what a query asks for, read once, before any search.
 
 ``analyze_query`` gives the intent (which profile and quotas the retriever uses), the keywords
 (the analysis layer's terms, so they match the memory's), the entities, and the time window,
