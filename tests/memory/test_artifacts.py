@@ -379,3 +379,58 @@ def test_memory_validation_still_applies():
     data = broken(lambda d: d["levels"].append([{"id": "t0", "text": "top", "covers": ["m0"]}]))
     # A top summary may cover any lower level, as the memory allows.
     assert memory_from_dict(data).children("t0")[0].id == "m0"
+
+
+def test_a_truncated_compressed_file_is_a_format_error(tmp_path):
+    path = save_memory(hierarchy(), tmp_path / "m.json.gz")
+    path.write_bytes(path.read_bytes()[:-20])
+    with pytest.raises(MemoryFormatError, match=r"m\.json\.gz: the compressed file ends early"):
+        load_memory(path)
+
+
+def test_a_save_into_a_missing_folder_names_the_folder(tmp_path):
+    target = tmp_path / "missing" / "m.json"
+    with pytest.raises(FileNotFoundError, match=r"the folder .*missing does not exist"):
+        save_memory(hierarchy(), target)
+    assert not (tmp_path / "missing").exists()
+
+
+def test_a_saved_file_keeps_the_permissions_of_the_one_it_replaces(tmp_path):
+    path = save_memory(hierarchy(), tmp_path / "m.json")
+    assert path.stat().st_mode & 0o777 == 0o644
+    path.chmod(0o640)
+    save_memory(hierarchy(), path)
+    assert path.stat().st_mode & 0o777 == 0o640
+
+
+SAVER = """
+import sys
+from rerank_plus.memory import MemoryWriter, load_memory, save_memory
+
+path, name = sys.argv[1], sys.argv[2]
+for n in range(15):
+    memory = load_memory(path)
+    MemoryWriter(memory).add({"text": f"{name} says {n}", "speaker": name})
+    save_memory(memory, path)
+"""
+
+
+@pytest.mark.slow
+def test_two_processes_saving_one_file_leave_it_whole(tmp_path):
+    """Each load, add and save; the file is read between saves by both: it is always a whole
+    memory (the last save's), never half a file or a missing temporary (one writer keeps all;
+    several lose updates, as documented)."""
+    import subprocess
+    import sys
+
+    from rerank_plus.memory import build_memory
+
+    path = save_memory(build_memory(["Ana: we start.", "Ben: fine."]), tmp_path / "m.json")
+    command = [sys.executable, "-c", SAVER, str(path)]
+    workers = [subprocess.Popen([*command, name], stderr=subprocess.PIPE) for name in "AB"]
+    errors = [worker.communicate(timeout=300)[1].decode() for worker in workers]
+    assert [worker.returncode for worker in workers] == [0, 0], errors
+    texts = [item.text for item in load_memory(path).messages]
+    assert texts[:2] == ["Ana: we start.", "Ben: fine."]
+    assert any(text.endswith("says 14") for text in texts)  # the last save is whole
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]  # no temporary left behind
