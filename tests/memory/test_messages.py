@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
-from rerank_plus.memory import MemoryFormatError, MemoryItem
+from rerank_plus.memory import MemoryFormatError, MemoryItem, build_memory
 from rerank_plus.memory.model.messages import message_to_item, messages_to_items
 
 
@@ -110,3 +110,23 @@ def test_message_to_item_names_the_place_it_is_given() -> None:
 def test_emoji_only_and_mixed_scripts_are_plain_text() -> None:
     items = messages_to_items(["🎉🎉", "Réunion à Paris — 会议 в Москве"])
     assert [item.text for item in items] == ["🎉🎉", "Réunion à Paris — 会议 в Москве"]
+
+
+@pytest.mark.parametrize(
+    ("message", "message_pattern"),
+    [
+        (
+            {"text": "Hi", "speakr": "Ana"},
+            r"messages\[0\] has the key 'speakr': did you mean 'speaker'",
+        ),
+        ({"text": "Hi", "tiem": "2024-03-01"}, r"did you mean 'time'"),
+        ({"text": "Hi", "Speaker": "Ana"}, r"has the key 'Speaker': write it 'speaker'"),
+    ],
+)
+def test_a_misspelt_field_is_refused_not_kept_as_an_extra(
+    message: dict, message_pattern: str
+) -> None:
+    with pytest.raises(MemoryFormatError, match=message_pattern):
+        messages_to_items([message])
+    with pytest.raises(MemoryFormatError, match=message_pattern):
+        build_memory([message])

@@ -5,11 +5,14 @@ and optionally ``speaker`` (or ``role``), ``time`` (ISO 8601 text, a datetime, a
 seconds; naive times are UTC), ``tags`` (a str or a list of str), ``entities`` (a mapping from a
 group to names, or a list of names, which go to the ``others`` group), ``source`` and ``id``
 (generated as ``m{index}`` when absent). Other keys are kept in the item's ``extras``, so no
-metadata is lost. A level-0 :class:`MemoryItem` is taken as it is, re-indexed.
+metadata is lost; a key that is a misspelling of one of those (``speakr``) is refused, naming
+the key it resembles, since its value would otherwise be lost to the field silently. A level-0
+:class:`MemoryItem` is taken as it is, re-indexed.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from types import MappingProxyType
@@ -23,6 +26,22 @@ from rerank_plus.memory.model.times import parse_time
 _TEXT_KEYS = ("text", "content")
 _SPEAKER_KEYS = ("speaker", "role")
 _KNOWN_KEYS = frozenset({*_TEXT_KEYS, *_SPEAKER_KEYS, "time", "tags", "entities", "source", "id"})
+
+
+def _check_misspellings(extras: Mapping[str, Any], where: str) -> None:
+    for key in extras:
+        if not isinstance(key, str):
+            continue
+        close = difflib.get_close_matches(key.casefold(), _KNOWN_KEYS, n=1, cutoff=0.75)
+        if close and key.casefold() not in _KNOWN_KEYS:
+            raise MemoryFormatError(
+                f"{where} has the key {key!r}: did you mean {close[0]!r}? Rename it (keys that "
+                "name no field are kept as extras, so a misspelt field would be lost)."
+            )
+        if key.casefold() in _KNOWN_KEYS:
+            raise MemoryFormatError(
+                f"{where} has the key {key!r}: write it {key.casefold()!r} (keys are lowercase)."
+            )
 
 
 def _text(message: Mapping[str, Any], where: str) -> str:
@@ -114,6 +133,7 @@ def message_to_item(message: Any, index: int, where: str | None = None) -> Memor
         )
     tags = message.get("tags")
     extras = {key: value for key, value in message.items() if key not in _KNOWN_KEYS}
+    _check_misspellings(extras, where)
     return MemoryItem(
         id=_identifier(message.get("id"), where) or f"m{index}",
         level=0,
