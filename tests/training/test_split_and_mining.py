@@ -82,3 +82,27 @@ def test_labels_grow_with_the_mined_negatives() -> None:
 def test_mining_settings_are_checked() -> None:
     with pytest.raises(TrainingDataError, match="choose from"):
         MiningSettings("dense")
+
+
+def test_validation_can_be_a_count_of_queries() -> None:
+    examples = [Example(f"q{i}", f"query {i}", (f"p{i}",)) for i in range(10)]
+    train, held = split_by_query(data_of({}, examples), validation=3)
+    assert (len(train.examples), len(held.examples)) == (7, 3)
+
+
+def test_bi_encoder_rows_one_per_positive_or_capped() -> None:
+    from rerank_plus.training.bi_encoder import rows
+
+    passages = {"a": "first", "b": "second", "n": "negative", "m": "other"}
+    examples = [
+        Example("q1", "query one", ("a", "b"), negatives=("n",)),
+        Example("q2", "query two", ("b",)),  # no negative: left out when others have one
+    ]
+    columns, left_out = rows(data_of(passages, examples))
+    assert columns == {
+        "anchor": ["query one", "query one"],
+        "positive": ["first", "second"],
+        "negative": ["negative", "negative"],
+    }
+    assert left_out == 1
+    assert rows(data_of(passages, examples), per_query=1)[0]["positive"] == ["first"]

@@ -38,7 +38,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--learning-rate", type=float, default=2e-5)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--validation", type=float, default=0.2, help="share of queries held out")
+    parser.add_argument(
+        "--validation", type=float, default=0.2, help="queries held out: a share, or a count"
+    )
+    parser.add_argument(
+        "--positives-per-query", type=int, help="bi-encoder rows per query (default: all)"
+    )
     parser.add_argument("--patience", type=int, default=2, help="evaluations without gain")
     parser.add_argument("--eval-data", help="data to evaluate on instead (e.g. test meetings)")
     parser.add_argument("--miner", choices=("fusion", "bm25", "bi-encoder"), default="fusion")
@@ -110,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
             learning_rate=args.learning_rate,
             seed=args.seed,
             patience=args.patience,
+            positives_per_query=args.positives_per_query,
             device=args.device,
             progress=not args.no_progress,
             resume=args.resume,

@@ -17,11 +17,11 @@ from rerank_plus.training.examples import TrainingData
 from rerank_plus.training.settings import TrainingSettings
 
 
-def rows(data: TrainingData) -> tuple[dict[str, list[str]], int]:
+def rows(data: TrainingData, per_query: int | None = None) -> tuple[dict[str, list[str]], int]:
     """Columns anchor, positive (and negative, when mining found any): one row per positive,
     its hard negative taken in turn from the query's negatives. Queries without a negative
     are left out when others have one (the loss needs every row alike); their count is
-    returned."""
+    returned. ``per_query`` keeps a query's first positives only."""
     texts = {pid: p.text for pid, p in data.passages.items()}
     with_negatives = any(e.negatives for e in data.examples)
     columns: dict[str, list[str]] = {"anchor": [], "positive": []}
@@ -32,7 +32,7 @@ def rows(data: TrainingData) -> tuple[dict[str, list[str]], int]:
         if with_negatives and not example.negatives:
             left_out += 1
             continue
-        for number, positive in enumerate(example.positives):
+        for number, positive in enumerate(example.positives[:per_query]):
             columns["anchor"].append(example.query)
             columns["positive"].append(texts[positive])
             if with_negatives:
@@ -71,7 +71,7 @@ def train_bi_encoder(
     from sentence_transformers.sentence_transformer import losses
     from transformers import EarlyStoppingCallback
 
-    columns, left_out = rows(data)
+    columns, left_out = rows(data, settings.positives_per_query)
     model = sentence_transformers.SentenceTransformer(base, device=settings.device)
     model.max_seq_length = settings.max_length
     if settings.chosen_loss == "cached-mnrl":
@@ -95,11 +95,13 @@ def train_bi_encoder(
     )
     losses_seen = support.train(trainer, checkpoints, settings.resume)
     model.save(str(output))
+    seconds = support.runtime(trainer)
     best = trainer.state.best_metric
     steps = trainer.state.global_step
-    support.finish(trainer, checkpoints, settings.keep_checkpoints)
+    support.finish(checkpoints, settings.keep_checkpoints)
     return {
         "rows": len(columns["anchor"]),
+        "train seconds": seconds,
         "queries left out (no negative)": left_out,
         "losses": losses_seen,
         "steps": steps,

@@ -89,11 +89,13 @@ def train_cross_encoder(
     )
     losses_seen = support.train(trainer, checkpoints, settings.resume)
     model.save(str(output))
+    seconds = support.runtime(trainer)
     best = trainer.state.best_metric
     steps = trainer.state.global_step
-    support.finish(trainer, checkpoints, settings.keep_checkpoints)
+    support.finish(checkpoints, settings.keep_checkpoints)
     return {
         "rows": len(columns["query"]),
+        "train seconds": seconds,
         "losses": losses_seen,
         "steps": steps,
         "best validation nDCG@10": best,

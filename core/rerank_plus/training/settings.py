@@ -20,8 +20,9 @@ class TrainingSettings:
     ``max_steps`` (when set) overrides ``epochs``. Validation runs ``evaluations`` times over
     the run (or every ``eval_steps``); training stops after ``patience`` evaluations without a
     better validation nDCG@10 and the best checkpoint is kept. ``mini_batch_size`` is the
-    cached loss's chunk (memory, not the result). ``device`` ``None`` lets the trainer pick
-    (CUDA when there is one).
+    cached loss's chunk (memory, not the result). ``positives_per_query`` caps a bi-encoder's
+    rows per query (the first positives; ``None``: one row per positive). ``device`` ``None``
+    lets the trainer pick (CUDA when there is one).
     """
 
     kind: str = "bi-encoder"
@@ -37,6 +38,7 @@ class TrainingSettings:
     eval_steps: int | None = None
     patience: int = 2
     mini_batch_size: int = 16
+    positives_per_query: int | None = None
     device: str | None = None
     progress: bool = True
     resume: bool = False
@@ -55,6 +57,7 @@ class TrainingSettings:
             "batch_size": self.batch_size,
             "evaluations": self.evaluations,
             "mini_batch_size": self.mini_batch_size,
+            "positives_per_query": self.positives_per_query or 1,
         }
         for name, value in positive.items():
             if value < 1:

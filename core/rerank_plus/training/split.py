@@ -16,7 +16,8 @@ MIN_VALIDATION_QUERIES = 1
 def split_by_query(
     data: TrainingData, validation: float = 0.2, seed: int = 0
 ) -> tuple[TrainingData, TrainingData]:
-    """(train, validation): a seeded shuffle of the distinct query ids, cut at ``validation``.
+    """(train, validation): a seeded shuffle of the distinct query ids, cut at ``validation``
+    (a share of the queries below 1, a number of queries from 1 on).
 
     >>> from rerank_plus.training.examples import Example
     >>> data = TrainingData("pairs", {}, tuple(Example(f"q{i}", "?", ("p",)) for i in range(5)))
@@ -24,11 +25,12 @@ def split_by_query(
     >>> len(train.examples), len(held.examples)
     (4, 1)
     """
-    if not 0.0 < validation < 1.0:
-        raise TrainingDataError(f"validation must be between 0 and 1, got {validation}.")
+    if validation <= 0.0:
+        raise TrainingDataError(f"validation must be > 0 (a share or a count), got {validation}.")
     ids = sorted({example.query_id for example in data.examples})
     random.Random(seed).shuffle(ids)
-    size = max(MIN_VALIDATION_QUERIES, round(validation * len(ids)))
+    share = validation * len(ids) if validation < 1.0 else validation
+    size = max(MIN_VALIDATION_QUERIES, round(share))
     if len(ids) - size < MIN_TRAIN_QUERIES:
         raise TrainingDataError(
             f"{len(ids)} queries with positives are too few to split into training and "

@@ -143,10 +143,15 @@ def train(trainer: Any, folder: Path, resume: bool) -> list[float]:
     return [float(e["loss"]) for e in trainer.state.log_history if "loss" in e]
 
 
-def finish(trainer: Any, folder: Path, keep_checkpoints: bool) -> None:
+def runtime(trainer: Any) -> float | None:
+    """Seconds the training loop ran (validation included), as the trainer logged them."""
+    logged = [e["train_runtime"] for e in trainer.state.log_history if "train_runtime" in e]
+    return round(float(logged[-1]), 1) if logged else None
+
+
+def finish(folder: Path, keep_checkpoints: bool) -> None:
     """Drop the run's checkpoints once the model is saved, unless asked to keep them."""
     import shutil
 
-    del trainer
     if not keep_checkpoints:
         shutil.rmtree(folder, ignore_errors=True)
