@@ -122,3 +122,14 @@ def test_not_json_and_missing_paths(tmp_path: Path) -> None:
     (tmp_path / "empty.jsonl").write_text("\n", encoding="utf-8")
     with pytest.raises(TrainingDataError, match="empty"):
         detect_format(tmp_path / "empty.jsonl")
+
+
+def test_a_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from rerank_plus import MissingExtraError
+    from rerank_plus.training.trainer import require_training
+
+    monkeypatch.setitem(sys.modules, "datasets", None)  # import datasets -> ImportError
+    with pytest.raises(MissingExtraError, match=r"pip install rerank-plus\[train\]"):
+        require_training()

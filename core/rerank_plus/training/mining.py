@@ -83,7 +83,7 @@ class _Scorer:
         self.bm25 = BM25Reranker().fit(corpus) if self.miner != "bi-encoder" else None
         self.dense: Any = None
         if self.miner != "bm25":
-            self.dense = BiEncoderReranker(settings.model or base, device="cpu")
+            self.dense = BiEncoderReranker(settings.model or base)
         self.fusion = FusionReranker(self.bm25) if self.miner == "fusion" else None
 
     def __call__(self, query: str, texts: list[str]) -> list[float]:
