@@ -21,7 +21,8 @@ def test_finetune_end_to_end(
     pairs_file: Path, tiny_encoder_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     arguments = finetune(pairs_file, tiny_encoder_path, tmp_path / "model")
-    code = main([*arguments, "--kind", "cross-encoder", "--miner", "bi-encoder", "--seed", "1"])
+    mining = ["--miner", "bi-encoder", "--miner-model", str(tiny_encoder_path)]
+    code = main([*arguments, "--kind", "cross-encoder", *mining, "--seed", "1"])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "mining: {'queries': 19" in out

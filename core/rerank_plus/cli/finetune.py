@@ -47,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--patience", type=int, default=2, help="evaluations without gain")
     parser.add_argument("--eval-data", help="data to evaluate on instead (e.g. test meetings)")
     parser.add_argument("--miner", choices=("fusion", "bm25", "bi-encoder"), default="fusion")
+    parser.add_argument("--miner-model", help="bi-encoder the miner uses (default: the base model)")
     parser.add_argument("--negatives", type=int, default=3, help="mined negatives per query")
     parser.add_argument("--margin", type=float, default=0.05, help="false-negative margin")
     parser.add_argument("--device", help="cpu, cuda, mps (default: the trainer's choice)")
@@ -121,7 +122,12 @@ def run(args: argparse.Namespace) -> int:
             resume=args.resume,
             keep_checkpoints=args.keep_checkpoints,
         )
-        mining = MiningSettings(miner=args.miner, negatives=args.negatives, margin=args.margin)
+        mining = MiningSettings(
+            miner=args.miner,
+            negatives=args.negatives,
+            margin=args.margin,
+            model=_base(args.miner_model) if args.miner_model else None,
+        )
         data = _data(args, args.data)
         test = _data(args, args.eval_data) if args.eval_data else None
         print(f"data: {data.summary()}", flush=True)
