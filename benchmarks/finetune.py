@@ -10,6 +10,9 @@ model, BM25 and their fusions, with the paired t-test. ``throughput``: training 
 Run (CPU, one thread, niced), from the repository root:
 ``nice -n 10 python benchmarks/finetune.py qmsum --output /tmp/minilm-qmsum``
 ``nice -n 10 python benchmarks/finetune.py throughput --max-lengths 128,256 --steps 10``
+``nice -n 10 python benchmarks/finetune.py evaluate --output /tmp/minilm-qmsum --max-length 256``
+(``evaluate``: the saved model against the same baselines again, its texts cut at
+``--max-length`` tokens instead of the length it was trained at.)
 """
 
 from __future__ import annotations
@@ -96,9 +99,26 @@ def throughput(args: argparse.Namespace) -> None:
         )
 
 
+def evaluate(args: argparse.Namespace) -> None:
+    from rerank_plus.training.evaluation import compare, held_out, to_table
+    from rerank_plus.training.finetune import _scorers
+    from rerank_plus.training.meetings import read_meetings
+    from sentence_transformers import SentenceTransformer
+
+    with tempfile.TemporaryDirectory() as folder:
+        model = Path(folder) / "model"
+        encoder = SentenceTransformer(str(args.output), device="cpu")
+        encoder.max_seq_length = args.max_length
+        encoder.save(str(model))
+        tested = held_out(read_meetings(args.data / "test"))
+        rows = compare(tested, _scorers("bi-encoder", _minilm(), model, tested))
+    print(f"{args.output} with texts cut at {args.max_length} tokens")
+    print(to_table(rows, len(tested.queries)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("qmsum", "throughput"))
+    parser.add_argument("mode", choices=("qmsum", "throughput", "evaluate"))
     parser.add_argument("--data", type=Path, default=QMSUM)
     parser.add_argument("--output", type=Path, default=Path(tempfile.gettempdir()) / "ft-qmsum")
     parser.add_argument("--epochs", type=float, default=1.0)
@@ -116,7 +136,7 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(args.threads)
-    qmsum(args) if args.mode == "qmsum" else throughput(args)
+    {"qmsum": qmsum, "throughput": throughput, "evaluate": evaluate}[args.mode](args)
 
 
 if __name__ == "__main__":

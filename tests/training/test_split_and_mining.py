@@ -106,3 +106,16 @@ def test_bi_encoder_rows_one_per_positive_or_capped() -> None:
     }
     assert left_out == 1
     assert rows(data_of(passages, examples), per_query=1)[0]["positive"] == ["first"]
+
+
+def test_boilerplate_runs_do_not_make_an_overlap() -> None:
+    chatter = "grad c: mm - hmm . professor b: yeah"
+    passages = {
+        "pos": f"the budget for the remote is twelve euros {chatter}",
+        "a": f"the buttons should be large and soft {chatter}",
+        "b": f"the case could be made of wood {chatter}",
+        "c": f"we meet again next week {chatter}",
+    }
+    example = Example("q", "budget of the remote", ("pos",))
+    _, (report,) = mine_negatives(data_of(passages, [example]), MiningSettings("bm25", 3), "")
+    assert report.dropped_overlap == 0  # the chatter is in four passages

@@ -10,13 +10,17 @@ false negatives before the hardest remaining candidates are kept:
 * margin: a candidate scoring above ``best positive - margin`` is dropped (it may answer the
   query; NV-Retriever, Moreira et al. 2024, filters on the positive's score the same way);
 * overlap: a candidate sharing a run of ``OVERLAP_WORDS`` words with a positive (or equal to
-  it) is dropped, whatever its score.
+  it) is dropped, whatever its score. Runs found in more than ``COMMON_RUN_PASSAGES`` passages
+  of the corpus do not count: they are boilerplate (in meeting transcripts, speaker labels
+  around a backchannel, "grad c: mm - hmm . professor b:", made a third of the QMSum
+  candidates "overlap").
 
 What each query kept and dropped is reported (:class:`MiningReport`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -25,8 +29,9 @@ from rerank_plus.training.errors import TrainingDataError
 from rerank_plus.training.examples import Example, TrainingData
 
 MINERS = ("bm25", "bi-encoder", "fusion")
-#: Words in a row that make two passages overlap.
+#: Words in a row that make two passages overlap, unless the run is in more passages than this.
 OVERLAP_WORDS = 8
+COMMON_RUN_PASSAGES = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +64,31 @@ class MiningReport:
     dropped_overlap: int
 
 
-def _shingles(text: str) -> set[tuple[str, ...]]:
+def _shingles(text: str) -> set[int]:
+    """Hashes of the runs of ``OVERLAP_WORDS`` words (the whole text when shorter)."""
     words = text.lower().split()
     if len(words) < OVERLAP_WORDS:
-        return {tuple(words)}
-    return {tuple(words[i : i + OVERLAP_WORDS]) for i in range(len(words) - OVERLAP_WORDS + 1)}
+        return {hash(tuple(words))}
+    return {
+        hash(tuple(words[i : i + OVERLAP_WORDS])) for i in range(len(words) - OVERLAP_WORDS + 1)
+    }
+
+
+class _Overlap:
+    """Which passages overlap: equal texts, or a shared run that is not boilerplate."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self.texts = texts
+        runs = {pid: _shingles(text) for pid, text in texts.items()}
+        seen = Counter(run for found in runs.values() for run in found)
+        self.runs = {
+            pid: {run for run in found if seen[run] <= COMMON_RUN_PASSAGES}
+            for pid, found in runs.items()
+        }
+
+    def __call__(self, candidate: str, positives: Sequence[str]) -> bool:
+        text, runs = self.texts[candidate], self.runs[candidate]
+        return any(text == self.texts[p] or runs & self.runs[p] for p in positives)
 
 
 def _normalized(values: Sequence[float]) -> list[float]:
@@ -103,13 +128,12 @@ def _mine_one(
     example: Example,
     candidates: list[str],
     scores: list[float],
-    texts: dict[str, str],
+    overlaps: _Overlap,
     settings: MiningSettings,
 ) -> tuple[Example, MiningReport]:
     count = len(example.positives)
     normalized = _normalized(scores)
     ceiling = max(normalized[:count]) - settings.margin
-    positives = set().union(*(_shingles(texts[p]) for p in example.positives))
     taken = set(example.positives) | set(example.negatives)
     order = sorted(range(count, len(candidates)), key=lambda i: -normalized[i])
     kept: list[str] = []
@@ -120,7 +144,7 @@ def _mine_one(
             continue
         if normalized[i] > ceiling:
             margin += 1
-        elif _shingles(texts[pid]) & positives:
+        elif overlaps(pid, example.positives):
             overlap += 1
         elif len(kept) < settings.negatives:
             kept.append(pid)
@@ -137,6 +161,7 @@ def mine_negatives(
         return data, []
     texts = {pid: passage.text for pid, passage in data.passages.items()}
     scorer = _Scorer(settings, list(texts.values()), base_model)
+    overlaps = _Overlap(texts)
     groups = data.groups()
     examples, reports = [], []
     for example in data.examples:
@@ -147,7 +172,7 @@ def mine_negatives(
             reports.append(MiningReport(example.query_id, 0, 0, 0, 0))
             continue
         scores = scorer(example.query, [texts[pid] for pid in candidates])
-        mined, report = _mine_one(example, candidates, scores, texts, settings)
+        mined, report = _mine_one(example, candidates, scores, overlaps, settings)
         examples.append(mined)
         reports.append(report)
     return data.with_examples(examples), reports
