@@ -63,6 +63,18 @@ def test_bi_encoder_learns_saves_and_ranks(
     assert {row.name for row in result.evaluation} >= {"bm25", "base", "fine-tuned"}
 
 
+def test_the_saved_model_reads_as_much_as_the_base(
+    pairs_file: Path, tiny_encoder_path: Path, tmp_path: Path
+) -> None:
+    from sentence_transformers import CrossEncoder, SentenceTransformer
+
+    run(pairs_file, tiny_encoder_path, tmp_path / "bi", max_steps=2, max_length=8)
+    base = SentenceTransformer(str(tiny_encoder_path), device="cpu").max_seq_length
+    assert SentenceTransformer(str(tmp_path / "bi"), device="cpu").max_seq_length == base
+    run(pairs_file, tiny_encoder_path, tmp_path / "ce", kind="cross-encoder", max_length=8)
+    assert CrossEncoder(str(tmp_path / "ce"), device="cpu").max_seq_length > 8
+
+
 def test_the_fine_tuned_bi_encoder_is_a_memory_embedder(
     pairs_file: Path, tiny_encoder_path: Path, tmp_path: Path
 ) -> None:

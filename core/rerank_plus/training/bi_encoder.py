@@ -73,6 +73,7 @@ def train_bi_encoder(
 
     columns, left_out = rows(data, settings.positives_per_query)
     model = sentence_transformers.SentenceTransformer(base, device=settings.device)
+    use_length = model.max_seq_length  # what the saved model reads in use: the base's own
     model.max_seq_length = settings.max_length
     if settings.chosen_loss == "cached-mnrl":
         loss: Any = losses.CachedMultipleNegativesRankingLoss(
@@ -94,6 +95,7 @@ def train_bi_encoder(
         callbacks=[EarlyStoppingCallback(early_stopping_patience=settings.patience)],
     )
     losses_seen = support.train(trainer, checkpoints, settings.resume)
+    model.max_seq_length = max(use_length or settings.max_length, settings.max_length)
     model.save(str(output))
     seconds = support.runtime(trainer)
     best = trainer.state.best_metric

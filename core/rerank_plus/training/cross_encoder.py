@@ -71,9 +71,9 @@ def train_cross_encoder(
             "A cross-encoder needs positives and negatives: mine negatives (--negatives N) or "
             "give 'negatives' in the data."
         )
-    model = sentence_transformers.CrossEncoder(
-        base, num_labels=1, max_length=settings.max_length, device=settings.device
-    )
+    model = sentence_transformers.CrossEncoder(base, num_labels=1, device=settings.device)
+    use_length = model.max_seq_length  # what the saved model reads in use: the base's own
+    model.max_seq_length = settings.max_length
     loss: Any = losses.ListNetLoss(model) if listwise else losses.BinaryCrossEntropyLoss(model)
     checkpoints = output / "checkpoints"
     args = sentence_transformers.CrossEncoderTrainingArguments(
@@ -88,6 +88,7 @@ def train_cross_encoder(
         callbacks=[EarlyStoppingCallback(early_stopping_patience=settings.patience)],
     )
     losses_seen = support.train(trainer, checkpoints, settings.resume)
+    model.max_seq_length = max(use_length or settings.max_length, settings.max_length)
     model.save(str(output))
     seconds = support.runtime(trainer)
     best = trainer.state.best_metric

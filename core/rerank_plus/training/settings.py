@@ -17,7 +17,10 @@ LOSSES: dict[str, tuple[str, ...]] = {
 class TrainingSettings:
     """How to train.
 
-    ``max_steps`` (when set) overrides ``epochs``. Validation runs ``evaluations`` times over
+    ``max_steps`` (when set) overrides ``epochs``. ``max_length`` cuts the texts (a
+    bi-encoder) or pairs (a cross-encoder) in training, a cost; the saved model keeps the base
+    model's own length for use (on QMSum, a model trained at 128 tokens ranked windows at 0.560
+    nDCG@10 reading 256 tokens, 0.498 reading 128). Validation runs ``evaluations`` times over
     the run (or every ``eval_steps``); training stops after ``patience`` evaluations without a
     better validation nDCG@10 and the best checkpoint is kept. ``mini_batch_size`` is the
     cached loss's chunk (memory, not the result). ``positives_per_query`` caps a bi-encoder's
