@@ -8,9 +8,9 @@ model, BM25 and their fusions, with the paired t-test. ``throughput``: training 
 (query, positive, negative) per second at each max length, over a few steps.
 
 Run (CPU, one thread, niced), from the repository root:
-``nice -n 10 python benchmarks/finetune.py qmsum --output /tmp/minilm-qmsum``
+``nice -n 10 python benchmarks/finetune.py qmsum --output minilm-qmsum``
 ``nice -n 10 python benchmarks/finetune.py throughput --max-lengths 128,256 --steps 10``
-``nice -n 10 python benchmarks/finetune.py evaluate --output /tmp/minilm-qmsum --max-length 256``
+``nice -n 10 python benchmarks/finetune.py evaluate --output minilm-qmsum --max-length 256``
 (``evaluate``: the saved model against the same baselines again, its texts cut at
 ``--max-length`` tokens instead of the length it was trained at.)
 """
