@@ -114,15 +114,16 @@ def test_a_model_that_is_not_a_text_encoder(pairs_file: Path, tmp_path: Path) ->
         run(pairs_file, tmp_path / "nothing", tmp_path / "model")
 
 
+@pytest.mark.parametrize("loss", ["bce", "listwise"])
 def test_a_cross_encoder_needs_negatives(
-    pairs_file: Path, tiny_encoder_path: Path, tmp_path: Path
+    pairs_file: Path, tiny_encoder_path: Path, tmp_path: Path, loss: str
 ) -> None:
     with pytest.raises(TrainingDataError, match="positives and negatives"):
         finetune(
             read_data(pairs_file),
             str(tiny_encoder_path),
             tmp_path / "model",
-            settings=settings("cross-encoder"),
+            settings=settings("cross-encoder", loss=loss),
             mining=MiningSettings("bm25", negatives=0),
         )
 

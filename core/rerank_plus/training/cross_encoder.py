@@ -66,7 +66,8 @@ def train_cross_encoder(
 
     listwise = settings.chosen_loss == "listwise"
     columns = lists(data) if listwise else pairs(data)
-    if not columns["query"] or (not listwise and len(set(columns["label"])) < 2):
+    labels = [v for row in columns["labels"] for v in row] if listwise else columns["label"]
+    if len(set(labels)) < 2:
         raise TrainingDataError(
             "A cross-encoder needs positives and negatives: mine negatives (--negatives N) or "
             "give 'negatives' in the data."

@@ -93,7 +93,7 @@ def finetune(
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
     train, checked = split_by_query(data, validation, settings.seed)
-    train, reports = mine_negatives(train, mining, base)
+    train, reports = mine_negatives(train, mining, base, progress=settings.progress)
     held = held_out(checked)
     training = _trainer(settings.kind)(base, train, held, settings, output)
     tested = held_out(test_data) if test_data is not None else held

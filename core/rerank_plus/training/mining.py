@@ -21,7 +21,7 @@ What each query kept and dropped is reported (:class:`MiningReport`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -153,8 +153,18 @@ def _mine_one(
     return replace(example, negatives=example.negatives + tuple(kept), labels=labels), report
 
 
+def _progress(examples: Sequence[Example], shown: bool) -> Iterable[Example]:
+    """A progress bar over the queries when asked for and tqdm is there (it comes with the
+    [train] extra's trainers)."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return examples
+    return tqdm(examples, desc="mining", unit="query", disable=not shown)
+
+
 def mine_negatives(
-    data: TrainingData, settings: MiningSettings, base_model: str
+    data: TrainingData, settings: MiningSettings, base_model: str, *, progress: bool = False
 ) -> tuple[TrainingData, list[MiningReport]]:
     """``data`` with up to ``settings.negatives`` mined negatives added to each example."""
     if settings.negatives == 0:
@@ -164,7 +174,7 @@ def mine_negatives(
     overlaps = _Overlap(texts)
     groups = data.groups()
     examples, reports = [], []
-    for example in data.examples:
+    for example in _progress(data.examples, progress):
         pool = [pid for pid in groups.get(example.group, []) if pid not in example.positives]
         candidates = [*example.positives, *pool]
         if not pool:
