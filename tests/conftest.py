@@ -24,8 +24,10 @@ REQUIRE_EXTRAS = "RERANK_PLUS_REQUIRE_EXTRAS"
 #: with sentence-transformers); tests/test_ci_switch.py checks the list against pyproject.toml.
 DECLARED_MODULES = frozenset(
     {
+        "accelerate",
         "boto3",
         "cohere",
+        "datasets",
         "fastapi",
         "fr_core_news_sm",
         "granian",

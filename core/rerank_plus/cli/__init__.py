@@ -11,7 +11,17 @@ from typing import NoReturn
 from rerank_plus.errors import MissingExtraError
 
 #: Subcommand modules of this package; each defines ``register(subparsers)``.
-COMMANDS: tuple[str, ...] = ("demo", "analyze", "rank", "eval", "tune", "serve", "batch", "memory")
+COMMANDS: tuple[str, ...] = (
+    "demo",
+    "analyze",
+    "rank",
+    "eval",
+    "tune",
+    "serve",
+    "batch",
+    "memory",
+    "finetune",
+)
 
 
 class _Parser(argparse.ArgumentParser):
