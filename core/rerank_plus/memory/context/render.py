@@ -44,8 +44,7 @@ def render(
             key=lambda p: (span_start.get(p.hit.item.id, 0), -p.hit.item.level),
         )
         if block == "quotes":
-            accepted = {p.hit.item.id: n for n, p in enumerate(placed)}
-            members = stretches_best_first(members, accepted)
+            members = stretches_best_first(members)
         if not members:
             continue
         shown_order += members
@@ -88,9 +87,7 @@ def render(
     return "\n".join(lines), spend, shown_order, pieces
 
 
-def stretches_best_first(
-    members: Sequence[Placed], accepted: Mapping[str, int] | None = None
-) -> list[Placed]:
+def stretches_best_first(members: Sequence[Placed]) -> list[Placed]:
     """Quotes in runs of consecutive messages, the run holding the best-scored quote first and
     starting at that quote (the messages that led up to it follow as a run of their own), the
     other runs by their best quote, each run in order: the strongest evidence leads and every
@@ -100,28 +97,18 @@ def stretches_best_first(
     answering turn forward (MRR on pieces of 150 words +5 to +7 points at 2,000 and 4,000
     tokens) at the same recall; starting every run at its best quote gained little more and
     cost 0.1 to 0.4 points of recall (each split needs a header, and what no longer fits is
-    dropped). Runs whose best quotes score alike come in the order the fill accepted them
-    (``accepted``: item id to position), which is the ranking's: a final stage's order, put on
-    the light stage's scale, may tie a quote it judged best with one it judged worst."""
-    order = accepted or {}
-
-    def lead(run: list[Placed]) -> tuple[float, int]:
-        return (
-            -max(entry.hit.score for entry in run),
-            min(order.get(entry.hit.item.id, 0) for entry in run),
-        )
-
+    dropped)."""
     runs: list[list[Placed]] = []
     for entry in members:
         if runs and entry.hit.item.index == runs[-1][-1].hit.item.index + 1:
             runs[-1].append(entry)
         else:
             runs.append([entry])
-    runs.sort(key=lead)
+    runs.sort(key=lambda run: -max(entry.hit.score for entry in run))
     if runs:
         best = runs[0]
         top = max(range(len(best)), key=lambda k: (best[k].hit.score, -k))
         if top:
             runs[:1] = [best[top:], best[:top]]
-            runs.sort(key=lead)
+            runs.sort(key=lambda run: -max(entry.hit.score for entry in run))
     return [entry for run in runs for entry in run]

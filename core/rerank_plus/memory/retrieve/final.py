@@ -8,6 +8,7 @@ scores, best first, in the final stage's order.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from rerank_plus.memory.retrieve.search import Hit
@@ -21,6 +22,11 @@ def on_scale(judged: Sequence[Hit], hits: Sequence[Hit], size: int) -> list[Hit]
     final reranker did not return (a cascade's cut)."""
     head = hits[:size]
     scores = sorted((hit.score for hit in head), reverse=True)
+    # the final stage's order stands: where the light stage tied, each later score is the
+    # float just below the one before (a quote it judged worst must not lead on a tie)
+    for k in range(1, len(scores)):
+        if scores[k] >= scores[k - 1]:
+            scores[k] = math.nextafter(scores[k - 1], -math.inf)
     # the returned get the best scores (a cut leaves fewer judged than scores)
     reordered = [Hit(h.item, score, h.dense) for h, score in zip(judged, scores, strict=False)]
     returned = {hit.item.id for hit in judged}
