@@ -88,17 +88,8 @@ def train_cross_encoder(
         evaluator=support.evaluator(held, scorer),
         callbacks=[EarlyStoppingCallback(early_stopping_patience=settings.patience)],
     )
-    losses_seen = support.train(trainer, checkpoints, settings.resume)
-    model.max_seq_length = max(use_length or settings.max_length, settings.max_length)
-    model.save(str(output))
-    seconds = support.runtime(trainer)
-    best = trainer.state.best_metric
-    steps = trainer.state.global_step
-    support.finish(checkpoints, settings.keep_checkpoints)
+    report = support.train_and_save(trainer, model, settings, output, use_length)
     return {
         "rows": len(columns["query"]),
-        "train seconds": seconds,
-        "losses": losses_seen,
-        "steps": steps,
-        "best validation nDCG@10": best,
+        **report,
     }

@@ -155,3 +155,23 @@ def finish(folder: Path, keep_checkpoints: bool) -> None:
 
     if not keep_checkpoints:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def train_and_save(
+    trainer: Any, model: Any, settings: TrainingSettings, output: Path, use_length: int | None
+) -> dict[str, Any]:
+    """Train (resuming where asked), save the model reading its base's own length (it was
+    trained at ``settings.max_length``; cut to that in use, it reads less than its base), and
+    clear the checkpoints unless kept; what the run did."""
+    checkpoints = output / "checkpoints"
+    losses_seen = train(trainer, checkpoints, settings.resume)
+    model.max_seq_length = max(use_length or settings.max_length, settings.max_length)
+    model.save(str(output))
+    report = {
+        "train seconds": runtime(trainer),
+        "losses": losses_seen,
+        "steps": trainer.state.global_step,
+        "best validation nDCG@10": trainer.state.best_metric,
+    }
+    finish(checkpoints, settings.keep_checkpoints)
+    return report
