@@ -168,25 +168,25 @@ def _single(value: Any, expand: Expand) -> str:
     return _fragment(value, expand)
 
 
+#: The intent cues, each a list of fragments matched as whole words (the ``[intent]`` table).
+INTENT_CUES = (
+    "summary",
+    "breadth",
+    "scope",
+    "future",
+    "recency",
+    "entity_leads",
+    "entity_trails",
+    "name_leads",
+    "name_trails",
+)
+
 #: Every key a file may have besides ``[language] code`` and ``[time] numbers_from``: its
 #: table and its check. The keys are the :class:`.Lexicon` fields, which document them.
 KEYS: dict[str, tuple[str, Check]] = {
     "spaced": ("language", _flag),
     "script": ("language", _scripts),
-    **{
-        key: ("intent", _fragments)
-        for key in (
-            "summary",
-            "breadth",
-            "scope",
-            "future",
-            "recency",
-            "entity_leads",
-            "entity_trails",
-            "name_leads",
-            "name_trails",
-        )
-    },
+    **{key: ("intent", _fragments) for key in INTENT_CUES},
     **{
         key: ("time", _fragments)
         for key in (
