@@ -434,3 +434,51 @@ def test_two_processes_saving_one_file_leave_it_whole(tmp_path):
     assert texts[:2] == ["Ana: we start.", "Ben: fine."]
     assert any(text.endswith("says 14") for text in texts)  # the last save is whole
     assert [p.name for p in tmp_path.iterdir()] == ["m.json"]  # no temporary left behind
+
+
+KILLED_SAVER = """
+import sys
+from rerank_plus.memory import MemoryWriter, load_memory, save_memory
+
+path, run = sys.argv[1], sys.argv[2]
+print("ready", flush=True)
+for n in range(10_000):
+    memory = load_memory(path)
+    MemoryWriter(memory).add({"text": f"note {run}.{n} about the venue", "speaker": "Ana"})
+    save_memory(memory, path)
+    print(n, flush=True)  # acknowledged: saved before this line
+"""
+
+
+@pytest.mark.slow
+def test_a_saver_killed_at_random_moments_leaves_a_whole_file_with_every_acknowledged_save(
+    tmp_path,
+):
+    """SIGKILL a process that loads, adds and saves in a loop, at 8 moments: the file always
+    loads, and it holds at least every message of a save the process reported done."""
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from rerank_plus.memory import build_memory
+
+    path = save_memory(build_memory(["Ana: we book the venue."]), tmp_path / "m.json.gz")
+    chance = random.Random(7)
+    for run in range(8):
+        saver = subprocess.Popen(
+            [sys.executable, "-c", KILLED_SAVER, str(path), str(run)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert saver.stdout is not None and saver.stdout.readline().strip() == "ready"
+        first = saver.stdout.readline().strip()  # one save done: the next are under way
+        time.sleep(chance.uniform(0.0, 0.3))
+        saver.send_signal(signal.SIGKILL)
+        acknowledged = [first, *(line.strip() for line in saver.stdout)]
+        saver.wait(timeout=60)
+        texts = {item.text for item in load_memory(path).messages}
+        assert f"note {run}.{acknowledged[-1]} about the venue" in texts
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name != "m.json.gz"]
+    assert all(name.endswith(".partial") for name in leftovers)  # a killed save's own, never read
