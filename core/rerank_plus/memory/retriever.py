@@ -218,7 +218,11 @@ class MemoryRetriever:
         trace.timed("index")
         # step 1: read the question, and decide everything the later steps need
         analysis = analyze_query(
-            query, moment, known_entities=index.known_entities, analyzer=self.analyzer
+            query,
+            moment,
+            known_entities=index.known_entities,
+            analyzer=self.analyzer,
+            vocabulary=index.vocabulary,
         )
         plan = self._plan(
             query,
@@ -356,6 +360,7 @@ def _trace_analysis(
         intent=intent,
         detected_intent=analysis.intent,
         reason=analysis.reason,
+        shape=analysis.shape,
         language=analysis.language,
         keywords=list(analysis.keywords),
         entities=list(analysis.entities),

@@ -11,6 +11,16 @@
 
 from rerank_plus.memory.query.analysis import QueryAnalysis, analyze_query, warm_up
 from rerank_plus.memory.query.intent import INTENTS
+from rerank_plus.memory.query.shape import SHAPES
+from rerank_plus.memory.query.specificity import Vocabulary
 from rerank_plus.memory.query.time_window import TimeWindow
 
-__all__ = ["INTENTS", "QueryAnalysis", "TimeWindow", "analyze_query", "warm_up"]
+__all__ = [
+    "INTENTS",
+    "SHAPES",
+    "QueryAnalysis",
+    "TimeWindow",
+    "Vocabulary",
+    "analyze_query",
+    "warm_up",
+]

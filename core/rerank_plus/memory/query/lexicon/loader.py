@@ -13,7 +13,11 @@ A file has these tables (``data/english.toml`` is a model to copy):
     (:data:`.generated.SHARED_FRAGMENTS`) need no definition.
 ``[intent]``
     What a query asks for: ``summary``, ``breadth``, ``scope``, ``future``, ``recency``,
-    ``entity_leads``, ``entity_trails``, ``name_leads``, ``name_trails``.
+    ``entity_leads``, ``entity_trails``, ``name_leads``, ``name_trails``, ``asking``,
+    ``topic_leads``.
+``[shape]`` (optional)
+    What form of answer it asks for: ``time_questions``, ``list_questions``,
+    ``current_questions``.
 ``[time]``
     The time grammar: ``since``, ``since_after``, ``range_opening``, ``range_inner``,
     ``range_endings``, ``range_closing``, ``ago``, ``last_n``, ``day_parts``, ``part_joiner``,
@@ -66,7 +70,7 @@ PRECEDENCE = (
 )
 
 _PACKAGE = __name__.rpartition(".")[0]
-_TABLES = ("language", "fragments", "intent", "time")
+_TABLES = ("language", "fragments", "intent", "shape", "time")
 _NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 _USE = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 
@@ -162,7 +166,9 @@ class _Reader:
         numbers_from = time.pop("numbers_from", None)
         values: dict[str, Any] = {}
         intent = self.data.get("intent", {})
-        for table, given in (("language", language), ("intent", intent), ("time", time)):
+        shape = self.data.get("shape", {})
+        tables = (("language", language), ("intent", intent), ("shape", shape), ("time", time))
+        for table, given in tables:
             for key, value in given.items():
                 if KEYS.get(key, ("",))[0] != table:
                     known = [name for name, (home, _) in KEYS.items() if home == table]

@@ -1,0 +1,64 @@
+"""How specific a question is for one memory, read from the memory's own word counts: a signal
+that needs no lexicon.
+
+A broad question asked in words no cue list holds still leaves words that narrow nothing:
+"faire" in "peux-tu me faire un résumé", "big" and "day" in a chat that says them every other
+session. Such words are common in the memory, while a precise question names what only a few
+messages hold: a name, a number, a rare term. So a word the memory's messages use often is no
+topic of a question that asks for a summary, unless the question names it as its topic ("the
+discussion *about* early help", :attr:`.Lexicon.topic_leads`): there, however often the memory
+says it, it is what the question is about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+#: A word is common in a memory when at least this share of its messages use it: one message
+#: in twelve. Measured on QMSum's train split (162 meetings, 1,095 specific questions, each
+#: keyword's share of its meeting's turns; `python benchmarks/memory_intent.py --qmsum train`):
+#: 5.2% of the specific questions have no keyword under this share, and those name their topic
+#: after a topic lead ("about", "on"), which keeps them precise; the generic words a broad
+#: question leaves ("think", "want", "make", "faire") are used by 10% to 30% of a meeting's
+#: turns.
+COMMON_SHARE = 1 / 12
+#: ... and at least this many of its messages: in a memory of twenty messages one message is
+#: already 5%, and a word said once is no word the memory says everywhere.
+COMMON_MESSAGES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """How many of a memory's messages use each analyzed term (the terms as the analysis layer
+    reads them, so a question's keywords are looked up as they are)."""
+
+    messages: int
+    counts: Mapping[str, int]
+
+    def share(self, term: str) -> float:
+        """The share of the messages that use ``term`` (0 for an empty memory)."""
+        return self.counts.get(term, 0) / self.messages if self.messages else 0.0
+
+    def is_common(self, term: str) -> bool:
+        """Whether ``term`` is used by at least :data:`COMMON_SHARE` of the messages and by
+        :data:`COMMON_MESSAGES` of them."""
+        count = self.counts.get(term, 0)
+        return count >= COMMON_MESSAGES and count >= COMMON_SHARE * self.messages
+
+
+def common_words(
+    words: Iterable[str], vocabulary: Vocabulary | None, narrowing: Iterable[str] = ()
+) -> dict[str, float]:
+    """The ``words`` common in the memory (see :meth:`Vocabulary.is_common`), each with its
+    share, leaving out ``narrowing`` ones (a topic named after a topic lead, a name, a number),
+    which narrow a question however common they are. Without a vocabulary (a question read
+    alone, not asked of a memory) none is."""
+    if vocabulary is None:
+        return {}
+    kept = set(narrowing)
+    return {
+        word: vocabulary.share(word)
+        for word in words
+        if word not in kept and not any(c.isdigit() for c in word) and vocabulary.is_common(word)
+    }
