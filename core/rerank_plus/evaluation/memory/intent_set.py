@@ -159,7 +159,7 @@ def accuracy_rows(readings: Sequence[Reading], by: str) -> list[tuple[str, int, 
     groups: dict[str, list[Reading]] = {}
     for reading in readings:
         groups.setdefault(getattr(reading.question, by), []).append(reading)
-    rows = sorted(groups.items()) + [("all", list(readings))]
+    rows = [*sorted(groups.items()), ("all", list(readings))]
     return [
         (
             value,

@@ -297,9 +297,14 @@ def _is_precise(window: TimeWindow) -> bool:
 
 
 def _is_keyword(term: str, stops: frozenset[str]) -> bool:
-    """Not a stop word of a language the query's cues are in, nor a clitic ("-t" of
-    "a-t-on"): a lone letter joined to punctuation."""
-    return fold(term) not in stops and (term.isalnum() or sum(map(str.isalnum, term)) >= 2)
+    """Not a stop word of a language the query's cues are in, also once the hyphens and
+    apostrophes a blanked cue left at its ends are off ("est-" of "qu'est-ce qui", the cue
+    "ce qui s'est passé" blanked), nor a clitic ("-t" of "a-t-on"): a lone letter joined to
+    punctuation."""
+    bare = term.strip("-'’")
+    if fold(term) in stops or fold(bare) in stops:
+        return False
+    return term.isalnum() or sum(map(str.isalnum, term)) >= 2
 
 
 def _names_a_topic(term: str) -> bool:

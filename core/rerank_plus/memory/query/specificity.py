@@ -35,16 +35,20 @@ class Vocabulary:
 
     messages: int
     counts: Mapping[str, int]
+    #: The share of the messages a common word is used by (:data:`COMMON_SHARE`).
+    common_share: float = COMMON_SHARE
+    #: The fewest messages a common word is used by (:data:`COMMON_MESSAGES`).
+    common_messages: int = COMMON_MESSAGES
 
     def share(self, term: str) -> float:
         """The share of the messages that use ``term`` (0 for an empty memory)."""
         return self.counts.get(term, 0) / self.messages if self.messages else 0.0
 
     def is_common(self, term: str) -> bool:
-        """Whether ``term`` is used by at least :data:`COMMON_SHARE` of the messages and by
-        :data:`COMMON_MESSAGES` of them."""
+        """Whether ``term`` is used by at least ``common_share`` of the messages and by
+        ``common_messages`` of them."""
         count = self.counts.get(term, 0)
-        return count >= COMMON_MESSAGES and count >= COMMON_SHARE * self.messages
+        return count >= self.common_messages and count >= self.common_share * self.messages
 
 
 def common_words(
