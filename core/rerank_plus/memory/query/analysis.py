@@ -146,6 +146,8 @@ def analyze_query(
     kinds = (*_CUE_KINDS, "scope", "future", *SHAPE_CUES)
     found = {kind: find_cues(folded, kind) for kind in kinds}
     window_match = find_window(text, folded, moment)
+    if window_match and _inside(window_match.spans, found["scope"]):
+        window_match = None  # "bis heute", "until today": the memory to date, no time filter
     cue_spans = [(c.start, c.end) for kind in _CUE_KINDS for c in found[kind]]
     time_spans = list(window_match.spans) if window_match else []
     cue_languages = {c.language for kind in _CUE_KINDS for c in found[kind]}
@@ -287,6 +289,11 @@ def _topic_terms(content: str, language: str, analyzer: Analyzer) -> set[str]:
     if not leads:
         return set()
     return set(analyzer.analyze(content[leads[0].end :], language=language).terms)
+
+
+def _inside(spans: Iterable[tuple[int, int]], cues: list[Cue]) -> bool:
+    """Whether every span lies inside one of the ``cues``."""
+    return all(any(c.start <= start and end <= c.end for c in cues) for start, end in spans)
 
 
 def _is_precise(window: TimeWindow) -> bool:
