@@ -199,7 +199,7 @@ def analyze_query(
             common=common_words(keywords, vocabulary, led),
         )
     )
-    shape, shape_reason = decide_shape(intent, found, text)
+    shape, shape_reason = decide_shape(intent, found, text, language)
     if shape_reason:
         reason += f"; {shape_reason}"
     if window is not None and now_note:
@@ -308,7 +308,7 @@ def _is_keyword(term: str, stops: frozenset[str]) -> bool:
     apostrophes a blanked cue left at its ends are off ("est-" of "qu'est-ce qui", the cue
     "ce qui s'est passé" blanked), nor a clitic ("-t" of "a-t-on"): a lone letter joined to
     punctuation."""
-    bare = term.strip("-'’")
+    bare = term.strip("-'\u2019")
     if fold(term) in stops or fold(bare) in stops:
         return False
     return term.isalnum() or sum(map(str.isalnum, term)) >= 2

@@ -33,15 +33,21 @@ SHAPES = ("plain", "time", "list", "current")
 
 #: Shape -> the cue kind that signals it, in the order the rules try them.
 _RULES = (("list", "list_questions"), ("time", "time_questions"), ("current", "current_questions"))
+_KINDS = tuple(kind for _, kind in _RULES)
 
 
-def decide_shape(intent: str, found: Mapping[str, Sequence[Cue]], text: str) -> tuple[str, str]:
-    """``(shape, reason)`` of a question of ``intent`` whose cues are ``found`` (by kind, spans
-    in ``text``); the reason is empty for ``plain``."""
+def decide_shape(
+    intent: str, found: Mapping[str, Sequence[Cue]], text: str, language: str | None
+) -> tuple[str, str]:
+    """``(shape, reason)`` of a question of ``intent`` in ``language`` whose cues are ``found``
+    (by kind, spans in ``text``); the reason is empty for ``plain``. Where the question's own
+    language has a shape cue, only its cues count: every language's cues are tried on every
+    question, and French "allé" folds to German "alle"."""
     if intent != "detail":
         return "plain", ""
+    own = any(c.language == language for kind in _KINDS for c in found.get(kind, ()))
     for shape, kind in _RULES:
-        cues = found.get(kind, ())
+        cues = [c for c in found.get(kind, ()) if not own or c.language == language]
         if cues:
             words = ", ".join(repr(text[c.start : c.end].strip()) for c in cues)
             return shape, f"{shape} question ({words})"
