@@ -284,8 +284,9 @@ def _entities(
 
 def _topic_terms(content: str, language: str, analyzer: Analyzer) -> set[str]:
     """The terms after the first topic lead of ``content`` (the query with its cues, times
-    and scope words blanked): the topic the question names."""
-    leads = find_cues(fold(content), "topic_leads")
+    and scope words blanked) in the query's language: the topic the question names. (Polish
+    "o" is no topic lead in Portuguese, where it is an article.)"""
+    leads = [cue for cue in find_cues(fold(content), "topic_leads") if cue.language == language]
     if not leads:
         return set()
     return set(analyzer.analyze(content[leads[0].end :], language=language).terms)
