@@ -95,6 +95,8 @@ def read_intent_set(
     for path in paths:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         language = data.get("language")
+        if not isinstance(language, str):
+            raise IntentSetError(f'{path.name}: language must be its code, e.g. language = "en"')
         for name, memory in data.get("memories", {}).items():
             where = f"{path.name} [memories.{name}]"
             memories[f"{language}/{name}"] = DevMemory(

@@ -184,13 +184,15 @@ class MemoryIndex:
         counts: Counter[str] = Counter()
         for item in messages:
             terms = self.item_terms[item.id][1].keys()
-            if item.speaker:
-                found = speakers.get(item.speaker)
-                if found is None:
-                    found = frozenset(self.analyzer.analyze(item.speaker).terms)
-                    speakers[item.speaker] = found
-                terms = found.union(terms)
-            counts.update(terms)
+            if not item.speaker:
+                counts.update(terms)
+                continue
+            found = speakers.get(item.speaker)
+            if found is None:
+                found = speakers[item.speaker] = frozenset(
+                    self.analyzer.analyze(item.speaker).terms
+                )
+            counts.update(found.union(terms))
         return Vocabulary(len(messages), counts)
 
     @cached_property
