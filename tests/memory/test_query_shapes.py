@@ -55,3 +55,18 @@ def test_a_question_of_another_intent_is_plain(question: str, analyzer: Analyzer
     assert qa.intent != "detail"
     assert qa.shape == "plain"
     assert qa.to_dict()["shape"] == "plain"
+
+
+def test_a_shape_key_outside_its_table_is_refused_with_the_table_named(tmp_path: Path) -> None:
+    """The ``[shape]`` table holds the shape cues; written under ``[intent]`` they are refused."""
+    from rerank_plus.memory.query.lexicon import LexiconFileError
+    from rerank_plus.memory.query.lexicon.loader import load_lexicon
+
+    english = Path(__file__).parents[2] / "core/rerank_plus/memory/query/lexicon/data/english.toml"
+    text = english.read_text(encoding="utf-8").replace(
+        "[shape]\ntime_questions", "time_questions", 1
+    )
+    path = tmp_path / "en.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(LexiconFileError, match=r"\[intent\] time_questions is not a key of"):
+        load_lexicon(path)
