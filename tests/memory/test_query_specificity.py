@@ -1,7 +1,7 @@
 """How specific a question is for the memory asked: a summary whose leftover words the memory
-uses everywhere is broad, one that names a rare word, a number or a topic after "about" is
-precise; without a memory only the cues decide. Scope phrases to date ("so far", "bis heute")
-are no topic and set no window."""
+uses everywhere, or never, is broad; one that names a rare word, a number, an unknown name, a
+topic after "about", or asks when or which, is precise; without a memory only the cues decide.
+Scope phrases to date ("so far", "bis heute") are no topic and set no window."""
 
 from __future__ import annotations
 
@@ -77,9 +77,18 @@ def test_a_summary_left_with_a_word_common_in_the_memory_is_synthesis(
 ) -> None:
     asked = _asked(retriever, "Give me the overview, mate")
     assert asked.intent == "synthesis"
-    assert "common in this memory" in asked.reason and "'mate'" in asked.reason
+    assert "unspecific to this memory" in asked.reason and "'mate'" in asked.reason
     # read alone, no memory says "mate" is common: the cue lists decide
     assert analyze("Give me the overview, mate", analyzer).intent == "detail"
+
+
+def test_a_summary_left_with_a_word_no_message_uses_is_synthesis(
+    retriever: MemoryRetriever,
+) -> None:
+    """Nothing in the memory is about "whatnot": it narrows nothing."""
+    asked = _asked(retriever, "Give me the overview and whatnot")
+    assert asked.intent == "synthesis"
+    assert "'whatnot' 0%" in asked.reason
 
 
 @pytest.mark.parametrize(
@@ -88,7 +97,8 @@ def test_a_summary_left_with_a_word_common_in_the_memory_is_synthesis(
         "Give me the overview of the kayak trip",  # a word one message says
         "Summarize what was said about mate",  # a topic named after "about"
         "Give me the overview, mate, of 2019",  # a number
-        "Give me the overview, mate, of the kubernetes",  # a word the memory never says
+        "Give me the overview, mate, of Kubernetes",  # a name the memory does not know
+        "When did they summarize the match, mate?",  # a time cue
     ],
 )
 def test_a_summary_narrowed_by_a_rare_word_a_topic_or_a_number_is_detail(

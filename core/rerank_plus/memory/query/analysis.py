@@ -41,7 +41,7 @@ from rerank_plus.memory.query.lexicon import LEXICONS
 from rerank_plus.memory.query.lexicon.schema import SHAPE_CUES
 from rerank_plus.memory.query.result import QueryAnalysis, check_names, check_now
 from rerank_plus.memory.query.shape import decide_shape
-from rerank_plus.memory.query.specificity import Vocabulary, common_words
+from rerank_plus.memory.query.specificity import Vocabulary, unspecific_words
 from rerank_plus.memory.query.time_window import TimeWindow, find_window
 
 #: A word, with the vowel signs \w leaves out ("में" is one stop word, not "म").
@@ -176,6 +176,7 @@ def analyze_query(
     reaches_now = window is not None and (window.end is None or window.end > moment)
     # what the question names as its topic ("about", "sur") narrows it however common
     led = _topic_terms(content, language, analyzer)
+    named = {term for name in entities for term in analyzer.analyze(name, language=language).terms}
     intent, reason = decide_intent(
         IntentEvidence(
             entity_targets=[name for _, name in targets],
@@ -196,7 +197,13 @@ def analyze_query(
             precise_window=window.expression
             if window is not None and _is_precise(window)
             else None,
-            common=common_words(keywords, vocabulary, led),
+            unspecific=unspecific_words(keywords, vocabulary, led, named),
+            particular=[
+                text[c.start : c.end]
+                for kind in ("time_questions", "list_questions")
+                for c in found[kind]
+                if c.language == language
+            ],
         )
     )
     shape, shape_reason = decide_shape(intent, found, text, language)

@@ -5,9 +5,11 @@ A broad question asked in words no cue list holds still leaves words that narrow
 "faire" in "peux-tu me faire un résumé", "big" and "day" in a chat that says them every other
 session. Such words are common in the memory, while a precise question names what only a few
 messages hold: a name, a number, a rare term. So a word the memory's messages use often is no
-topic of a question that asks for a summary, unless the question names it as its topic ("the
-discussion *about* early help", :attr:`.Lexicon.topic_leads`): there, however often the memory
-says it, it is what the question is about.
+topic of a question that asks for a summary, nor is a word no message uses (nothing in this
+memory is about it: "chance" in "any chance you could summarize", a misspelt "everythign"),
+unless the question names it as its topic ("the discussion *about* early help",
+:attr:`.Lexicon.topic_leads`): there, however often or seldom the memory says it, it is what
+the question is about; a name the memory does not know stays one too.
 """
 
 from __future__ import annotations
@@ -51,18 +53,26 @@ class Vocabulary:
         return count >= self.common_messages and count >= self.common_share * self.messages
 
 
-def common_words(
-    words: Iterable[str], vocabulary: Vocabulary | None, narrowing: Iterable[str] = ()
+def unspecific_words(
+    words: Iterable[str],
+    vocabulary: Vocabulary | None,
+    topic: Iterable[str] = (),
+    named: Iterable[str] = (),
 ) -> dict[str, float]:
-    """The ``words`` common in the memory (see :meth:`Vocabulary.is_common`), each with its
-    share, leaving out ``narrowing`` ones (a topic named after a topic lead, a name, a number),
-    which narrow a question however common they are. Without a vocabulary (a question read
-    alone, not asked of a memory) none is."""
-    if vocabulary is None:
+    """The ``words`` that narrow nothing in the memory, each with the share of its messages
+    that use it: the common ones (:meth:`Vocabulary.is_common`) and the ones no message uses
+    (nothing in this memory is about them). A number, a word of the ``topic`` (named after a
+    topic lead) and a ``named`` word the memory never uses (a name it does not know) narrow the
+    question whatever their counts. Without a vocabulary (a question read alone, not asked of
+    a memory) none is."""
+    if vocabulary is None or not vocabulary.messages:
         return {}
-    kept = set(narrowing)
-    return {
-        word: vocabulary.share(word)
-        for word in words
-        if word not in kept and not any(c.isdigit() for c in word) and vocabulary.is_common(word)
-    }
+    kept, names = set(topic), set(named)
+    found = {}
+    for word in words:
+        if word in kept or any(c.isdigit() for c in word):
+            continue
+        unused = word not in vocabulary.counts and word not in names
+        if unused or vocabulary.is_common(word):
+            found[word] = vocabulary.share(word)
+    return found
