@@ -1,4 +1,5 @@
-"""Query analysis, step 1 of the memory retriever: intent, keywords, entities, time window.
+"""Query analysis, step 1 of the memory retriever: intent, shape, keywords, entities, time
+window.
 
 >>> from datetime import datetime, timezone
 >>> from rerank_plus.memory.query import analyze_query

@@ -1,8 +1,8 @@
 """Step 1 of the retrieval policy: what a query asks for, read once, before any search.
 
-``analyze_query`` gives the intent (which profile and quotas the retriever uses), the keywords
-(the analysis layer's terms, so they match the memory's), the entities, and the time window,
-in every language the lexicons have cues for (English, French, German, Spanish, Italian,
+``analyze_query`` gives the intent (which profile and quotas the retriever uses), a detail
+question's shape (when, which ones, what holds now), the keywords (the analysis layer's terms,
+so they match the memory's), the entities, and the time window, in every language the lexicons have cues for (English, French, German, Spanish, Italian,
 Portuguese, Chinese, Japanese, Korean, Arabic, Greek, Thai, Russian, Dutch, Polish, Turkish,
 Czech, Hindi, Vietnamese, Indonesian). It is rules and cached lookups only: well under a
 millisecond once warm (benchmarks/memory_query.py).
@@ -116,9 +116,10 @@ def analyze_query(
     reason says so). ``known_entities`` (speaker names, the memory's entity names) are found
     case-insensitively as whole words. ``analyzer`` gives the keywords and the language; by
     default a shared :class:`~rerank_plus.analysis.Analyzer`. ``vocabulary``, the word counts
-    of the memory asked (``MemoryIndex.vocabulary``), lets a summary whose leftover words are
-    all common in that memory be read as one (:mod:`.specificity`); without it only the cues
-    decide.
+    of the memory asked (``MemoryIndex.vocabulary``), lets a summary whose leftover words
+    narrow nothing in that memory (common in it, or used by none of its messages) be read as
+    one (:mod:`.specificity`); without it only the cues decide. A detail question's shape
+    ("time", "list", "current") is read from the ``[shape]`` cues (:mod:`.shape`).
 
     An empty or blank query (or one of emoji only) is a ``detail`` query with no keywords,
     entities or window: nothing in it asks for a summary. A query that is not a str raises
