@@ -2,10 +2,11 @@
 
 ``analyze_query`` gives the intent (which profile and quotas the retriever uses), a detail
 question's shape (when, which ones, what holds now), the keywords (the analysis layer's terms,
-so they match the memory's), the entities, and the time window, in every language the lexicons have cues for (English, French, German, Spanish, Italian,
-Portuguese, Chinese, Japanese, Korean, Arabic, Greek, Thai, Russian, Dutch, Polish, Turkish,
-Czech, Hindi, Vietnamese, Indonesian). It is rules and cached lookups only: well under a
-millisecond once warm (benchmarks/memory_query.py).
+so they match the memory's), the entities, and the time window, in every language the lexicons
+have cues for (English, French, German, Spanish, Italian, Portuguese, Chinese, Japanese, Korean,
+Arabic, Greek, Thai, Russian, Dutch, Polish, Turkish, Czech, Hindi, Vietnamese, Indonesian). It
+is rules and cached lookups only: well under a millisecond once warm
+(benchmarks/memory_query.py).
 """
 
 from __future__ import annotations
