@@ -25,8 +25,14 @@ from typing import Any
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.context.compose import Composer, context_items
 from rerank_plus.memory.context.coverage import Coverage, Timeline
-from rerank_plus.memory.context.guidance import guidance_for
-from rerank_plus.memory.context.result import Guidance, MemoryContext
+from rerank_plus.memory.context.guidance import (
+    EMPTY_QUESTION,
+    WITHOUT_SUBJECT,
+    empty_context,
+    guidance_for,
+    note_what_is_missing,
+)
+from rerank_plus.memory.context.result import MemoryContext
 from rerank_plus.memory.index.dense_trust import BLIND_LIKENESS, leaning_lexical
 from rerank_plus.memory.index.memory_index import MemoryIndex
 from rerank_plus.memory.ingest.embedding import as_embedder
@@ -208,12 +214,19 @@ class MemoryRetriever:
         ``intent`` forces one of ``synthesis``, ``detail``, ``recent``, ``entity`` (else it is
         read from the query); ``now`` resolves "since yesterday" (default: the current time; a
         naive time is taken as UTC).
+
+        An empty or blank ``query`` gives an empty context whose guidance says so (a
+        retriever's answer to a question about nothing, as for an empty memory, where an
+        invalid argument raises), unless ``intent`` is ``synthesis`` or ``recent``, which
+        need no subject.
         """
         max_tokens = _check_question(query, max_tokens, intent)
         moment = parse_time(now, "now") if now is not None else datetime.now(UTC)
         trace = Trace(query)
         if not self.memory.items:
-            return _empty(trace, intent or "detail", "The memory is empty.")
+            return empty_context(trace, intent or "detail", "The memory is empty.")
+        if not query.strip() and intent not in WITHOUT_SUBJECT:
+            return empty_context(trace, intent or "detail", EMPTY_QUESTION)
         index = self.index()
         trace.timed("index")
         # step 1: read the question, and decide everything the later steps need
@@ -326,7 +339,7 @@ class MemoryRetriever:
         trace.timed("compose")
         trace.spend = composition.spend
         items = context_items(composition.placed)
-        _note_what_is_missing(plan.notes, items, candidates)
+        note_what_is_missing(plan.notes, items, candidates)
         logger.info(
             "memory retrieve intent=%s items=%d tokens=%d/%d",
             plan.intent,
@@ -364,31 +377,4 @@ def _trace_analysis(
         else {"start": window.start, "end": window.end, "expression": window.expression},
         tier=tier,
         now=moment,
-    )
-
-
-def _note_what_is_missing(notes: list[str], items: Any, candidates: Mapping[str, Any]) -> None:
-    failed = [item.id for item in items if "summary_error" in item.item.extras]
-    if failed:
-        notes.append(
-            f"Summaries {', '.join(failed[:5])} are extractive stand-ins: their summarizer "
-            "failed when the memory was built."
-        )
-    if not items:
-        notes.append(
-            "Nothing fits: the budget is smaller than one item with its header."
-            if any(candidates.values())
-            else "No item matched the query's constraints."
-        )
-
-
-def _empty(trace: Trace, intent: str, note: str) -> MemoryContext:
-    trace.step("empty", reason=note)
-    return MemoryContext(
-        text="",
-        items=(),
-        intent=intent,
-        tokens=0,
-        trace=trace,
-        guidance=Guidance("nothing", 0, 0, (), (note,)),
     )
