@@ -176,6 +176,7 @@ class Composer:
             else:
                 tokens = self.counter(text)
             if tokens <= max_tokens or not placed:
+                trace.placed({entry.hit.item.id for entry in placed})
                 return Composition(text, shown_order, tokens, spend)
             # A counter that is not additive over lines: drop the weakest item until it fits.
             weakest = min(range(len(placed)), key=lambda i: (placed[i].hit.score, -i))
