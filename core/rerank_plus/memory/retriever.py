@@ -338,7 +338,7 @@ class MemoryRetriever:
         )
         trace.timed("compose")
         trace.spend = composition.spend
-        items = context_items(composition.placed)
+        items = context_items(composition.placed, to_match=bool(plan.analysis.keywords))
         note_what_is_missing(plan.notes, items, candidates)
         logger.info(
             "memory retrieve intent=%s items=%d tokens=%d/%d",
