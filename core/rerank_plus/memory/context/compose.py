@@ -36,7 +36,6 @@ from rerank_plus.memory.retrieve.search import Hit
 from rerank_plus.memory.trace import Trace
 from rerank_plus.selection.budget import TOKENS_PER_PIECE, approximate_tokens
 
-
 #: The score of every item of a context where none scored (no embedder) when the question has
 #: nothing to match ("summarize the meeting"): the policy's choice answers it as a whole, and a
 #: similarity cutoff after the retriever keeps the context whole.
