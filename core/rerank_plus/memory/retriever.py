@@ -33,7 +33,7 @@ from rerank_plus.memory.context.guidance import (
     note_what_is_missing,
 )
 from rerank_plus.memory.context.result import MemoryContext
-from rerank_plus.memory.index.dense_trust import BLIND_LIKENESS, leaning_lexical
+from rerank_plus.memory.index.dense_trust import leaning_lexical, reads_blind
 from rerank_plus.memory.index.memory_index import MemoryIndex
 from rerank_plus.memory.ingest.embedding import as_embedder
 from rerank_plus.memory.model.memory import Memory
@@ -300,7 +300,8 @@ class MemoryRetriever:
         the memory's messages apart (see :mod:`rerank_plus.memory.index.dense_trust`)."""
         fusion = self.profile.fusion if policy.fusion is None else policy.fusion
         likeness = index.message_likeness
-        if vector is not None and likeness is not None and likeness > BLIND_LIKENESS:
+        messages = len(index.memory.messages)
+        if vector is not None and likeness is not None and reads_blind(likeness, messages):
             fusion = leaning_lexical(fusion)
             notes.append(
                 f"The embedding model barely tells this memory's messages apart (mean cosine "
