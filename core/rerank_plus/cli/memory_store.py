@@ -69,7 +69,7 @@ def opened_store(args: argparse.Namespace, **options: Any) -> Iterator[Any]:
     """The store at ``args.store`` with ``args.embedder`` (when the command has one), closed
     when the command is done; summaries are built on a flush or the next read, in this
     process, not by a background thread that the command's exit would cut short."""
-    from rerank_plus.memory import open_store
+    from rerank_plus.memory.store import open_store
 
     embedder = embedder_model(getattr(args, "embedder", None))
     with open_store(args.store, embedder=embedder, background=False, **options) as store:
