@@ -13,18 +13,19 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the server needs the 'server' extra")
 
-from rerank_plus import BM25Reranker  # noqa: E402
-from rerank_plus.memory.store import open_store  # noqa: E402
-from rerank_plus.serve import ServeSettings, create_app  # noqa: E402
-from rerank_plus.serve.memory import MemoryService  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+from rerank_plus import BM25Reranker
+from rerank_plus.memory.store import open_store
+from rerank_plus.serve import ServeSettings, create_app
+from rerank_plus.serve.memory import MemoryService
+from starlette.testclient import TestClient
 
 KEY = "memory-test-key"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 CHAT = [
     {"speaker": "Ana", "text": "I start the new job at the bakery on Monday.",
      "time": "2024-05-02T09:00:00Z"},
-    {"speaker": "Ben", "text": "My sister works as a nurse in Lyon.", "time": "2024-05-02T09:01:00Z"},
+    {"speaker": "Ben", "text": "My sister works as a nurse in Lyon.",
+     "time": "2024-05-02T09:01:00Z"},
     {"speaker": "Ana", "text": "We visited Porto and Seville last spring.",
      "time": "2024-05-03T18:30:00Z"},
 ]  # fmt: skip

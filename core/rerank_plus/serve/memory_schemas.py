@@ -18,8 +18,6 @@ from rerank_plus.serve.schemas import Count
 #: a non-empty str of at most 512 characters, without NUL).
 NAMESPACE_MAX_CHARS = 512
 NAMESPACE_PATTERN = r"^[^\x00]+$"
-#: The ids the store gives summaries (``L1.0``): a message cannot take one.
-MESSAGE_ID_PATTERN = r"^(?!L[0-9]+\.[0-9]+$)"
 
 Intent = Literal["synthesis", "detail", "recent", "entity"]
 Name = Annotated[str, Field(min_length=1)]
@@ -43,9 +41,10 @@ class MessageObject(BaseModel):
         None, description="Names in it: a group -> names, or a list of names."
     )
     source: str | None = None
-    id: Annotated[str, Field(min_length=1, pattern=MESSAGE_ID_PATTERN)] | None = Field(
+    id: Name | None = Field(
         None,
-        description="Unique in the namespace; default m<position>. A taken id is refused.",
+        description="Unique in the namespace, not a summary's (L1.0); default m<position>. "
+        "A taken id is refused.",
     )
 
 
