@@ -76,8 +76,9 @@ def test_the_answer_is_what_the_store_gives_in_process(client: TestClient, tmp_p
     add(client, "ana", CHAT)
     question = {"query": "which places did Ana visit?", "max_tokens": 200, "intent": "detail",
                 "now": "2024-05-10T12:00:00Z"}  # fmt: skip
-    over_http = context(client, "ana", **question).json()
     with open_store(url(tmp_path), background=False) as store:
+        store.flush("ana")  # the summaries in place, as the server's background thread does
+        over_http = context(client, "ana", **question).json()
         direct = store.retrieve("ana", question.pop("query"), **question)
     assert over_http["text"] == direct.text and over_http["intent"] == "detail"
     assert [item["memory_id"] for item in over_http["items"]] == [e.id for e in direct.items]
