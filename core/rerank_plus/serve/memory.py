@@ -4,7 +4,9 @@ namespace of a memory store, and the context a namespace gives for a question.
 Each server process opens its own store: a database connection (and the store's background
 summarizer thread) cannot be shared across processes, so the store is opened in the process
 that serves, on first use, and opened again in a process forked after that (a forked child
-leaves its parent's connection alone: closing it would close the parent's). ``--workers N``
+leaves its parent's connection alone: closing it would close the parent's). A SQLite store must
+not be forked while it writes (SQLite's rule), so a server forks, if at all, before its first
+request. ``--workers N``
 starts each worker as a process of its own, which opens its own store; several servers on
 several machines share a PostgreSQL store the same way.
 
@@ -54,22 +56,28 @@ class MemoryService:
         self.settings = settings
         self._store: Any = None
         self._owner: int | None = None
+        #: Stores a forked child inherited: kept, never closed nor finalized in the child
+        #: (a SQLite or PostgreSQL connection closed there would close the parent's).
+        self._inherited: list[Any] = []
         self._lock = threading.Lock()
 
     def store(self) -> Any:
         """This process's store, opened now if it has none yet."""
         with self._lock:
-            if self._store is None or self._owner != os.getpid():
-                self._store = self._open_store()  # a forked child drops its parent's, unclosed
+            if self._owner != os.getpid():
+                if self._store is not None:
+                    self._inherited.append(self._store)
+                self._store = self._open_store()
                 self._owner = os.getpid()
             return self._store
 
     def close(self) -> None:
-        """Close this process's store (a parent's, inherited by a fork, is left alone)."""
+        """Close this process's store (one inherited by a fork is left alone)."""
         with self._lock:
             if self._store is not None and self._owner == os.getpid():
                 self._store.close()
             self._store = None
+            self._owner = None
 
     def check_messages(self, messages: list[Any]) -> None:
         limits = self.settings
@@ -102,13 +110,12 @@ class MemoryService:
         timeout: an add that returns late is still stored (a retry with the same ids is
         refused, not doubled)."""
         self.check_messages(messages)
-        return await self._call(self.store().add, namespace, messages)
+        return await self._call("add", namespace, messages)
 
     async def context(self, namespace: str, query: str, **options: Any) -> Any:
         """The namespace's context for ``query`` (``max_tokens``, ``now``, ``intent``)."""
         self.check_query(query)
-        store = self.store()
-        call = self._call(store.retrieve, namespace, query, **options)
+        call = self._call("retrieve", namespace, query, **options)
         try:
             return await asyncio.wait_for(call, self.settings.request_timeout)
         except asyncio.TimeoutError as error:  # TimeoutError itself from Python 3.11
@@ -118,11 +125,15 @@ class MemoryService:
                 "smaller max_tokens, or retry.",
             ) from error
 
-    async def _call(self, method: Callable[..., Any], *args: Any, **options: Any) -> Any:
+    async def _call(self, method: str, *args: Any, **options: Any) -> Any:
+        """The store's ``method`` in a worker thread (the store opened there if need be)."""
         from rerank_plus.memory.store import StoreError
 
+        def call() -> Any:
+            return getattr(self.store(), method)(*args, **options)
+
         try:
-            return await asyncio.to_thread(method, *args, **options)
+            return await asyncio.to_thread(call)
         except StoreError as error:
             raise ApiError(503, f"The memory store could not answer: {error}") from error
         except (ValueError, TypeError) as error:  # a bad message or time: the request's
