@@ -6,10 +6,13 @@ from __future__ import annotations
 import multiprocessing
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from live_server import LiveServer
 
 pytest.importorskip("fastapi", reason="the server needs the 'server' extra")
 
@@ -236,3 +239,34 @@ def test_a_forked_process_opens_its_own_store_and_leaves_the_parents_alone(tmp_p
         "Added by the parent after the child.",
     ]
     service.close()
+
+
+def test_workers_share_one_store_and_lose_no_message(live_server: LiveServer) -> None:
+    """Concurrent adds, each on a new connection (spread over the workers by the kernel): every
+    message stored once, numbered without gaps, and found by any worker."""
+    namespace = f"live/{live_server.server}-{live_server.workers}"
+    count = 24
+
+    def add_one(n: int) -> list[str]:
+        answer = httpx.post(
+            f"{live_server.url}/v1/memory/{namespace}/messages",
+            json={"messages": [f"Message number {n} about topic {n}."]},
+            headers=live_server.headers(),
+            timeout=60,
+        )
+        assert answer.status_code == 200, answer.text
+        return answer.json()["ids"]
+
+    with ThreadPoolExecutor(8) as pool:
+        ids = [found for batch in pool.map(add_one, range(count)) for found in batch]
+    assert sorted(ids) == sorted(f"m{n}" for n in range(count))  # numbered without a gap
+    for _ in range(2 * live_server.workers):  # new connections: each worker answers some
+        answer = httpx.post(
+            f"{live_server.url}/v1/memory/{namespace}/context",
+            json={"query": "topic 7", "max_tokens": 4000},
+            headers=live_server.headers(),
+            timeout=60,
+        )
+        body = answer.json()
+        assert {s["step"]: s for s in body["trace"]["steps"]}["store"]["messages"] == count
+        assert "Message number 7 about topic 7." in body["text"]

@@ -22,7 +22,9 @@ AUTH = {"Authorization": f"Bearer {KEY}"}
 # English analysis throughout: random text in random scripts would otherwise load a language's
 # lemmas and stop words on first sight, seconds each, and fuzzing aims at the HTTP layer.
 app = create_app(
-    {"bm25": BM25Reranker(language="en")}, ServeSettings(api_keys=(KEY,), batch_wait=0)
+    {"bm25": BM25Reranker(language="en")},
+    ServeSettings(api_keys=(KEY,), batch_wait=0),
+    memory="memory://",
 )
 schema = schemathesis.openapi.from_asgi("/openapi.json", app, headers=AUTH)
 # Bounded and seeded so the normal test run stays short and repeatable; for a deeper search run
