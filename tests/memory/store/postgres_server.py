@@ -1,7 +1,8 @@
 """A throwaway PostgreSQL server for the store tests: ``initdb`` and ``pg_ctl`` from Debian's
 ``postgresql`` package, in a temporary folder, on a free loopback port, trusting local
-connections. PostgreSQL refuses to run as root: as root it runs as the ``postgres`` user (or
-the one ``RERANK_PLUS_TEST_POSTGRES_USER`` names)."""
+connections on its socket and asking a password on TCP (so a wrong one can be tested); its
+superuser is ``rerank``, password ``PASSWORD``. PostgreSQL refuses to run as root: as root it
+runs as the ``postgres`` user (or the one ``RERANK_PLUS_TEST_POSTGRES_USER`` names)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+#: The superuser's password on TCP connections.
+PASSWORD = "rerank-test"
 #: The user the server runs as when the tests run as root.
 USER_VARIABLE = "RERANK_PLUS_TEST_POSTGRES_USER"
 
@@ -45,7 +48,7 @@ class Server:
 
     @property
     def url(self) -> str:
-        return f"postgresql://rerank@127.0.0.1:{self.port}/postgres"
+        return f"postgresql://rerank:{PASSWORD}@127.0.0.1:{self.port}/postgres"
 
     def _run(self, *command: str) -> None:
         prefix = ["runuser", "-u", self.user, "--"] if self.user else []
@@ -53,7 +56,14 @@ class Server:
 
     def start(self) -> None:
         data = self.folder / "data"
-        self._run(str(self.bin / "initdb"), "-D", str(data), "-U", "rerank", "-A", "trust")
+        secret = self.folder / "password"
+        secret.write_text(PASSWORD, encoding="utf-8")
+        if self.user:
+            os.chown(secret, pwd.getpwnam(self.user).pw_uid, -1)
+        self._run(
+            str(self.bin / "initdb"), "-D", str(data), "-U", "rerank", "--pwfile", str(secret),
+            "--auth-local=trust", "--auth-host=scram-sha-256",
+        )  # fmt: skip
         options = (
             f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.folder}"
             " -c fsync=off -c max_connections=200"
