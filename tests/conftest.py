@@ -47,6 +47,7 @@ DECLARED_MODULES = frozenset(
         "onnx",
         "onnxruntime",
         "orjson",
+        "psycopg",
         "prometheus_client",
         "pyarrow",
         "pytest",
