@@ -271,3 +271,28 @@ def test_workers_share_one_store_and_lose_no_message(live_server: LiveServer) ->
         body = answer.json()
         assert {s["step"]: s for s in body["trace"]["steps"]}["store"]["messages"] == count
         assert "Ana keeps a zeppelin in the garage." in body["text"]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_serve_with_a_store_that_cannot_open_does_not_start(
+    tmp_path, capsys, monkeypatch, workers
+) -> None:
+    """The store is opened in each process before it serves: a bad URL stops the start, in one
+    line, whether one process serves or several workers do."""
+    from live_server import free_port, serve_environment
+    from rerank_plus.cli import main
+
+    monkeypatch.setenv("PYTHONPATH", serve_environment()["PYTHONPATH"])  # for the workers
+
+    folder = f"sqlite:///{tmp_path}"  # a folder, not a file
+    arguments = ["serve", "--config", "detail", "--port", str(free_port()), "--workers", workers]
+    assert main([*arguments, "--memory", folder, "--log-level", "warning"]) == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.startswith("rerank-plus serve: error: ") and "is a folder" in error
+
+
+def test_a_memory_embedder_without_a_store_is_refused(capsys) -> None:
+    from rerank_plus.cli import main
+
+    assert main(["serve", "--memory-embedder", "minilm"]) == 2
+    assert "--memory-embedder needs --memory URL" in capsys.readouterr().err
