@@ -6,13 +6,11 @@ from __future__ import annotations
 import multiprocessing
 import re
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from live_server import LiveServer
+from live_server import LiveServer, check_one_store_across_workers
 
 pytest.importorskip("fastapi", reason="the server needs the 'server' extra")
 
@@ -241,36 +239,8 @@ def test_a_forked_process_opens_its_own_store_and_leaves_the_parents_alone(tmp_p
     service.close()
 
 
-def test_workers_share_one_store_and_lose_no_message(live_server: LiveServer) -> None:
-    """Concurrent adds, each on a new connection (spread over the workers by the kernel): every
-    message stored once, numbered without gaps, and found by any worker."""
-    namespace = f"live/{live_server.server}-{live_server.workers}"
-    count = 24
-
-    def add_one(n: int) -> list[str]:
-        text = "Ana keeps a zeppelin in the garage." if n == 7 else f"Message number {n}."
-        answer = httpx.post(
-            f"{live_server.url}/v1/memory/{namespace}/messages",
-            json={"messages": [text]},
-            headers=live_server.headers(),
-            timeout=60,
-        )
-        assert answer.status_code == 200, answer.text
-        return answer.json()["ids"]
-
-    with ThreadPoolExecutor(8) as pool:
-        ids = [found for batch in pool.map(add_one, range(count)) for found in batch]
-    assert sorted(ids) == sorted(f"m{n}" for n in range(count))  # numbered without a gap
-    for _ in range(2 * live_server.workers):  # new connections: each worker answers some
-        answer = httpx.post(
-            f"{live_server.url}/v1/memory/{namespace}/context",
-            json={"query": "Who keeps a zeppelin?", "intent": "detail"},
-            headers=live_server.headers(),
-            timeout=60,
-        )
-        body = answer.json()
-        assert {s["step"]: s for s in body["trace"]["steps"]}["store"]["messages"] == count
-        assert "Ana keeps a zeppelin in the garage." in body["text"]
+def test_workers_share_one_sqlite_store_and_lose_no_message(live_server: LiveServer) -> None:
+    check_one_store_across_workers(live_server, f"live/{live_server.server}")
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
