@@ -3,12 +3,12 @@ namespace of a memory store, and the context a namespace gives for a question.
 
 Each server process opens its own store: a database connection (and the store's background
 summarizer thread) cannot be shared across processes, so the store is opened in the process
-that serves, on first use, and opened again in a process forked after that (a forked child
-leaves its parent's connection alone: closing it would close the parent's). A SQLite store must
-not be forked while it writes (SQLite's rule), so a server forks, if at all, before its first
-request. ``--workers N``
-starts each worker as a process of its own, which opens its own store; several servers on
-several machines share a PostgreSQL store the same way.
+that serves, on first use, and opened again in a process forked after that; the child keeps
+the store it inherited unclosed and unused (closing a SQLite or PostgreSQL connection in a
+child can break its parent's). A SQLite store must not be forked while it writes (SQLite's
+rule), so a server forks, if at all, before its first request. ``--workers N`` starts each
+worker as a process of its own, which opens its own store; servers on several machines share
+a PostgreSQL store the same way.
 
 Store calls block (SQL, embedding), so they run in a worker thread. A failure of the store (a
 server gone, a file locked beyond the timeout) is a 503 that says why; a bad message or time
@@ -56,8 +56,7 @@ class MemoryService:
         self.settings = settings
         self._store: Any = None
         self._owner: int | None = None
-        #: Stores a forked child inherited: kept, never closed nor finalized in the child
-        #: (a SQLite or PostgreSQL connection closed there would close the parent's).
+        #: Stores a forked child inherited: kept, so never closed nor finalized in the child.
         self._inherited: list[Any] = []
         self._lock = threading.Lock()
 
