@@ -167,3 +167,13 @@ class ThreadRecordingBM25(BM25Reranker):
 @pytest.fixture
 def thread_recording_bm25() -> ThreadRecordingBM25:
     return ThreadRecordingBM25()
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def memory_store(request: pytest.FixtureRequest, tmp_path: Path):
+    """A real memory store, in RAM and in an SQLite file; summaries built on the next read."""
+    from rerank_plus.memory import open_store
+
+    url = "memory://" if request.param == "memory" else f"sqlite:///{tmp_path / 'memory.db'}"
+    with open_store(url, background=False) as store:
+        yield store
