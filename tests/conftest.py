@@ -50,6 +50,7 @@ DECLARED_MODULES = frozenset(
         "onnx",
         "onnxruntime",
         "orjson",
+        "psycopg",
         "prometheus_client",
         "pyarrow",
         "pytest",
