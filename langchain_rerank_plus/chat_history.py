@@ -20,7 +20,7 @@ Example::
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,7 +32,7 @@ from langchain_core.messages import (
     message_to_dict,
     messages_from_dict,
 )
-from rerank_plus.memory.adapters_support import speaker_of
+from rerank_plus.memory.adapters_support import plain_copy, speaker_of
 
 #: The key of a stored message's extras that holds the LangChain message itself, so it comes
 #: back whole: type, tool calls, ids, additional kwargs.
@@ -73,8 +73,8 @@ def read_message(item: Any) -> BaseMessage:
     otherwise (a file, the CLI, another framework), a ``HumanMessage`` named after its speaker
     (an ``AIMessage`` when the speaker is "assistant")."""
     kept = item.extras.get(MESSAGE_KEY)
-    if isinstance(kept, dict):
-        return messages_from_dict([kept])[0]
+    if isinstance(kept, Mapping):
+        return messages_from_dict([plain_copy(kept)])[0]
     if item.speaker == "assistant":
         return AIMessage(content=item.text, id=item.id)
     named = item.speaker if item.speaker not in (None, "user") else None

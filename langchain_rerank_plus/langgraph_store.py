@@ -55,7 +55,7 @@ from langgraph.store.base import (
     SearchItem,
     SearchOp,
 )
-from rerank_plus.memory.adapters_support import context_metadata
+from rerank_plus.memory.adapters_support import context_metadata, plain_copy
 
 from langchain_rerank_plus.langgraph_values import KEY, VALUE, matches, stored_message
 
@@ -98,7 +98,7 @@ def _value(item: Any) -> dict[str, Any]:
     """What a stored message reads as: the value it was put as, or its text, speaker and time."""
     kept = item.extras.get(VALUE)
     if isinstance(kept, Mapping):
-        return dict(kept)
+        return dict(plain_copy(kept))
     value: dict[str, Any] = {"text": item.text}
     if item.speaker:
         value["speaker"] = item.speaker

@@ -117,6 +117,7 @@ SUMMARY = "Summarize the meeting"
 
 async def test_atruncate_sheds_quotes_then_extracts_then_the_overview(memory_store):
     memory_store.add("team", long_meeting())
+    memory_store.flush("team")  # the overview and extracts
     block = HierarchicalMemoryBlock(
         memory_store, namespace="team", max_tokens=400, intent="synthesis"
     )
@@ -147,6 +148,7 @@ async def test_atruncate_sheds_quotes_then_extracts_then_the_overview(memory_sto
 
 async def test_memory_truncates_the_block_when_the_chat_needs_the_room(memory_store):
     memory_store.add("team", long_meeting())
+    memory_store.flush("team")  # the overview and extracts
     block = HierarchicalMemoryBlock(
         memory_store, namespace="team", max_tokens=400, intent="synthesis"
     )

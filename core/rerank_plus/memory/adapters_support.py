@@ -33,12 +33,13 @@ def memory_retriever(memory: Any, options: Mapping[str, Any]) -> Any:
     )
 
 
-def _copied(value: Any) -> Any:
-    """A deep copy the caller may change; read-only mappings (a loaded memory's) become dicts."""
+def plain_copy(value: Any) -> Any:
+    """A deep copy the caller may change; read-only mappings (a loaded or stored memory's)
+    become dicts, so the copy serializes (JSON) and compares as the value that was stored."""
     if isinstance(value, Mapping):
-        return {key: _copied(entry) for key, entry in value.items()}
+        return {key: plain_copy(entry) for key, entry in value.items()}
     if isinstance(value, (list, tuple)):
-        return type(value)(_copied(entry) for entry in value)
+        return type(value)(plain_copy(entry) for entry in value)
     return copy.deepcopy(value)
 
 
@@ -48,7 +49,7 @@ def context_metadata(entry: Any) -> dict[str, Any]:
     level, index, time, speaker, source, block, score), then ``label`` and ``end_time``; times
     as ISO 8601 text, so any vector store can hold them."""
     item = entry.item
-    metadata = _copied(item.extras.get("metadata", {}))
+    metadata = plain_copy(item.extras.get("metadata", {}))
     metadata.update(entry.metadata())
     metadata.update(
         label=item.label(),
