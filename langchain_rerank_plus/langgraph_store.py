@@ -62,6 +62,8 @@ from langchain_rerank_plus.langgraph_values import KEY, VALUE, matches, stored_m
 #: The time of an item that has none (``Item`` needs one).
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ESCAPED = {"%25": "%", "%2F": "/"}
+#: The ids a memory store gives summaries (``L1.0``, ``L2.3``); no message may take one.
+_SUMMARY_KEY = re.compile(r"L\d+\.\d+")
 
 
 class UnsupportedOperation(NotImplementedError):
@@ -210,10 +212,13 @@ class HierarchicalMemoryStore(BaseStore):
         versions = [item for item in self.store.messages(name) if _key(item) == op.key]
         if versions:
             return _found(op.namespace, versions[-1], _value(versions[-1]), None)
-        memory = self.store.memory(name)
-        if op.key in memory:  # a summary, as search shows them
-            return _found(op.namespace, memory.get(op.key), _value(memory.get(op.key)), None)
-        return None
+        if not _SUMMARY_KEY.fullmatch(op.key):
+            return None
+        memory = self.store.memory(name)  # a summary, as search shows them (brought up to date)
+        if op.key not in memory:
+            return None
+        summary = memory.get(op.key)
+        return _found(op.namespace, summary, _value(summary), None)
 
     def _under(self, prefix: tuple[str, ...]) -> list[str]:
         if not prefix:

@@ -287,3 +287,13 @@ def test_langmem_updates_add_a_version_and_deletes_are_refused_to_the_agent(memo
     ]
     with pytest.raises(UnsupportedOperation, match=r"cannot delete one memory"):
         manage.invoke({"action": "delete", "id": key})
+
+
+def test_get_reads_a_summary_that_search_showed(graph_store, memory_store):
+    memory_store.add("memories/ana", all_messages())
+    memory_store.flush("memories/ana")
+    found = graph_store.search(ANA, query="What did we talk about?", limit=50)
+    summary = next(item for item in found if item.value["level"] > 0)
+    got = graph_store.get(ANA, summary.key)
+    assert got.key == summary.key and got.value["text"] == summary.value["text"]
+    assert got.created_at == summary.created_at
