@@ -14,9 +14,10 @@ LangGraph agents, and LangMem's memory tools, read and write long-term memory th
   may show older ones too, each with its time);
 - ``search(prefix, query=...)`` is the context the store composes for the query in each
   namespace under the prefix: summaries, extracts and quotes as ``SearchItem``\\ s with their
-  scores, their value carrying ``text``, ``level``, ``block``, ``time``, ``end_time`` and
-  ``speaker``, in the context's order (by score across several namespaces); without a query,
-  the most recent messages first;
+  scores, each value the one put (for a summary, or a message added otherwise, its
+  ``text``) plus ``level``, ``block``, ``time``, ``end_time`` and ``speaker`` where known, in
+  the context's order (by score across several namespaces); without a query, the most recent
+  messages first;
 - ``delete`` of one key is refused (:class:`UnsupportedOperation`): a memory store deletes
   whole namespaces (``MemoryStore.delete``), summaries included. ``index`` and ``ttl`` are
   ignored: every message is indexed, and kept.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 from datetime import timedelta
 from typing import Any
@@ -17,7 +18,7 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langgraph.store.base import GetOp, InvalidNamespaceError, ListNamespacesOp, PutOp, SearchOp
 from pydantic import Field
 
-from langchain_rerank_plus import HierarchicalMemoryStore
+from langchain_rerank_plus import HierarchicalMemoryStore, langgraph_store, langgraph_values
 from langchain_rerank_plus.langgraph_store import (
     EPOCH,
     UnsupportedOperation,
@@ -297,3 +298,9 @@ def test_get_reads_a_summary_that_search_showed(graph_store, memory_store):
     got = graph_store.get(ANA, summary.key)
     assert got.key == summary.key and got.value["text"] == summary.value["text"]
     assert got.created_at == summary.created_at
+
+
+@pytest.mark.parametrize("module", [langgraph_store, langgraph_values])
+def test_the_docstring_examples_hold(module) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted and not result.failed
