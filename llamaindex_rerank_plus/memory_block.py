@@ -77,7 +77,7 @@ class HierarchicalMemoryBlock(BaseMemoryBlock[str]):
     _contexts: OrderedDict[str, list[ContextPiece]] = PrivateAttr(default_factory=OrderedDict)
 
     def __init__(self, store: Any, **data: Any) -> None:
-        super().__init__(store=store, **data)
+        super().__init__(store=store, **data)  # type: ignore[call-arg]  # a field of ours
 
     @field_validator("store")
     @classmethod
@@ -127,15 +127,16 @@ class HierarchicalMemoryBlock(BaseMemoryBlock[str]):
             text = message.content
             if message.role.value not in self.roles or not text or not text.strip():
                 continue
-            session = message.additional_kwargs.get("session_id")
-            name = message.additional_kwargs.get("name")
+            given = message.additional_kwargs
+            session = given.get("session_id") if isinstance(given.get("session_id"), str) else None
+            name = given.get("name") if isinstance(given.get("name"), str) else None
             stored = {
                 "text": text,
-                "speaker": speaker_of(message.role.value, name if isinstance(name, str) else None),
-                "time": message.additional_kwargs.get("time") or datetime.now(UTC),
-                "source": session if isinstance(session, str) else None,
+                "speaker": speaker_of(message.role.value, name),
+                "time": given.get("time") or datetime.now(UTC),
+                "source": session,
             }
-            by_namespace.setdefault(self._namespace(stored["source"]), []).append(stored)
+            by_namespace.setdefault(self._namespace(session), []).append(stored)
         for namespace, batch in by_namespace.items():
             await asyncio.to_thread(self.store.add, namespace, batch)
 
