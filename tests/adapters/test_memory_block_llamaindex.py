@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from datetime import timedelta
 
 import pytest
 from llama_index.core.agent.workflow import FunctionAgent
+from llama_index.core.base.llms.types import ImageBlock
 from llama_index.core.llms import ChatMessage, MockFunctionCallingLLM
 from llama_index.core.memory import Memory, StaticMemoryBlock
 from rerank_plus.memory.context.pieces import context_pieces
@@ -218,3 +220,38 @@ async def test_a_block_without_namespace_or_session_says_what_to_pass(memory_sto
     block = HierarchicalMemoryBlock(memory_store)
     with pytest.raises(ValueError, match=r"has no namespace and the Memory gave no session_id"):
         await block.aget([ChatMessage(role="user", content=SISTER)])
+
+
+async def test_concurrent_sessions_lose_no_turn(memory_store):
+    """Eight sessions of one user flushing at once: every turn stored, each batch in order."""
+    block = HierarchicalMemoryBlock(memory_store, namespace="ana")
+    batches = [
+        [
+            ChatMessage(role="user", content=f"Session {s}, turn {t}: bonjour, día {t}, 日本語")
+            for t in range(5)
+        ]
+        for s in range(8)
+    ]
+    await asyncio.gather(
+        *(block.aput(batch, session_id=f"s{n}") for n, batch in enumerate(batches))
+    )
+    stored = memory_store.messages("ana")
+    assert len(stored) == 40
+    for n in range(8):
+        mine = [item.text for item in stored if item.source == f"s{n}"]
+        assert mine == [message.content for message in batches[n]]
+    answer = await block.aget([ChatMessage(role="user", content="Que s'est-il dit en session 3 ?")])
+    assert "Session 3" in answer
+
+
+async def test_messages_without_text_are_not_stored(memory_store):
+    block = HierarchicalMemoryBlock(memory_store, namespace="ana")
+    await block.aput(
+        [
+            ChatMessage(role="user", blocks=[ImageBlock(url="https://example.org/cat.png")]),
+            ChatMessage(role="assistant", content=""),
+            ChatMessage(role="tool", content="{'result': 42}"),
+            ChatMessage(role="system", content="Be brief."),
+        ]
+    )
+    assert memory_store.messages("ana") == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -182,3 +183,17 @@ def test_bad_input_is_explained(memory_store):
     with pytest.raises(TypeError, match=r"must be LangChain messages .*, got str"):
         MemoryChatMessageHistory(memory_store, "ana").add_messages(["hello"])
     assert "ana" not in memory_store.namespaces()  # nothing half-added
+
+
+async def test_concurrent_turns_lose_no_message(memory_store):
+    turns = [
+        [HumanMessage(f"Frage {n}: ¿dónde está Lea?"), AIMessage(f"Réponse {n} : à Lyon.")]
+        for n in range(10)
+    ]
+    history = MemoryChatMessageHistory(memory_store, "ana")
+    await asyncio.gather(*(history.aadd_messages(turn) for turn in turns))
+    read = await history.aget_messages()
+    assert len(read) == 20
+    for turn in turns:  # each turn whole and in order
+        at = read.index(turn[0])
+        assert read[at + 1] == turn[1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import doctest
 import json
 from datetime import timedelta
@@ -17,6 +18,7 @@ from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langgraph.store.base import GetOp, InvalidNamespaceError, ListNamespacesOp, PutOp, SearchOp
 from pydantic import Field
+from rerank_plus.memory import StoreError
 
 from langchain_rerank_plus import HierarchicalMemoryStore, langgraph_store, langgraph_values
 from langchain_rerank_plus.langgraph_store import (
@@ -304,3 +306,24 @@ def test_get_reads_a_summary_that_search_showed(graph_store, memory_store):
 def test_the_docstring_examples_hold(module) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted and not result.failed
+
+
+async def test_concurrent_puts_lose_nothing(graph_store, memory_store):
+    await asyncio.gather(
+        *(
+            graph_store.aput(ANA, f"k{n}", {"text": f"Erinnerung {n}: 旅行 à Lisbonne"})
+            for n in range(12)
+        )
+    )
+    assert sorted(i.id for i in memory_store.messages("memories/ana")) == sorted(
+        f"k{n}" for n in range(12)
+    )
+    assert graph_store.get(ANA, "k7").value == {"text": "Erinnerung 7: 旅行 à Lisbonne"}
+
+
+def test_a_huge_value_and_an_overlong_namespace(graph_store):
+    text = "Lea works night shifts. " * 5000
+    graph_store.put(ANA, "long", {"text": text})
+    assert graph_store.get(ANA, "long").value["text"] == text
+    with pytest.raises(StoreError, match=r"keep it to 512"):
+        graph_store.put(("memories", "x" * 600), "k", {"text": "hello"})
