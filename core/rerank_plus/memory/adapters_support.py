@@ -1,8 +1,11 @@
 """What the LlamaIndex, LangChain and Semantic Kernel memory adapters share, framework-free.
 
-Each adapter takes a :class:`~rerank_plus.memory.Memory` (and builds the retriever) or a ready
-``MemoryRetriever``, and hands every context item back as the framework's node or document with
-the same flat metadata, so a user reads level, time and block the same way in every framework.
+Each adapter takes a :class:`~rerank_plus.memory.Memory` (and builds the retriever), a ready
+``MemoryRetriever`` or a store namespace (:class:`NamespaceRetriever`), and hands every context
+item back as the framework's node or document with the same flat metadata (and, where a
+framework shows items one by one, the same header: :func:`headed_text`), so a user reads level,
+time and block the same way in every framework; chat messages are stored under one speaker
+word per role in every framework (:func:`speaker_of`).
 """
 
 from __future__ import annotations
