@@ -36,6 +36,8 @@ RUN_ELSEWHERE = {
     "langchain.md": "tests/adapters/test_adapter_docs.py",
     "llamaindex.md": "tests/adapters/test_adapter_docs.py",
     "llm.md": "tests/llm/test_llm_docs.py",
+    "memory-frameworks.md": "tests/adapters/test_adapter_docs.py",
+    "memory-service.md": "tests/memory/test_memory_service_doc.py",
     "pipeline.md": "tests/pipeline/test_pipeline_docs.py",
     "semantic-kernel.md": "tests/adapters/test_semantic_kernel_adapter.py",
 }
