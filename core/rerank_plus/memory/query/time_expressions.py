@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -28,6 +28,12 @@ class Expression:
     language: str | None
     parts: dict[str, Any]
 
+
+#: The kinds a message's dating reads (the query grammar's and the ``[annotation]`` table's
+#: times ahead, :mod:`.time_annotations`): no clock time, date, month or lone weekday.
+DATED_KINDS = frozenset(
+    {"ago", "last_n", "previous_weekday", "previous_period", "current_period", "day_part", "day"}
+)
 
 #: Clock times and ISO dates have digits: without one, their patterns are not run.
 _DIGIT = re.compile(r"\d")
@@ -89,6 +95,15 @@ class _LanguagePatterns:
     days: list[tuple[int, re.Pattern[str]]]
     parts: list[tuple[str, re.Pattern[str]]]
     numbers: dict[str, int]
+    #: What dating a message reads (:mod:`.time_annotations`): the patterns of the kinds it
+    #: dates, with the ``[annotation]`` table's times ahead ("tomorrow", "in 3 days"), the
+    #: words without which none can match (no month: a month alone is not dated, and "may"
+    #: is a common word), and the days ahead.
+    dating: tuple[tuple[str, re.Pattern[str]], ...]
+    dating_trigger: re.Pattern[str]
+    ahead_days: list[tuple[int, re.Pattern[str]]]
+    #: Words that may point either way in running text (never annotated), or None.
+    either_way: re.Pattern[str] | None
 
 
 def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
@@ -126,9 +141,31 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
         *(words for words, _, _ in lexicon.day_parts),
         *lexicon.months,
     ]
+    dating_words = trigger_words[: -len(lexicon.months) or None]
     if lexicon.clock_times:  # a clock's hour, in digits or words ("14点", "三点")
         trigger_words += [r"\d+", *map(re.escape, lexicon.numbers)]
     trigger = words_pattern([f"(?:{words})" for words in trigger_words], apart=apart)
+    dating = [
+        (kind, pattern)
+        for kind, pattern in patterns
+        if kind in DATED_KINDS or kind.startswith("fixed_part:")
+    ]
+    dating += [
+        *templates("after_n", lexicon.after_n),
+        *templates("next_period", lexicon.next_period),
+    ]
+    if lexicon.days_ahead:
+        days_ahead = "|".join(fold(words) for words in lexicon.days_ahead.values())
+        dating.append(("day_ahead", _word(rf"(?P<day>{days_ahead})", apart)))
+        dating_words += lexicon.days_ahead.values()
+    if not apart:  # a unit after digits ("3日前"): no boundary falls between them
+        dating_words.append(r"\d+")
+    dating_trigger = words_pattern([f"(?:{words})" for words in dating_words], apart=apart)
+    either_way = (
+        re.compile("|".join(f"(?:{fold(words)})" for words in lexicon.either_way))
+        if lexicon.either_way
+        else None
+    )
     return _LanguagePatterns(
         language,
         re.compile(script_class(lexicon.script)) if lexicon.script else None,
@@ -141,6 +178,10 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
         _alternation(dict(lexicon.days)),
         _alternation(dict(lexicon.parts)),
         numbers,
+        tuple(dating),
+        re.compile(dating_trigger),
+        _alternation(dict(lexicon.days_ahead)),
+        either_way,
     )
 
 
@@ -312,12 +353,13 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
         except ValueError:
             return None
         return {"year": year, "month": month, "day": day}
-    if kind in ("ago", "last_n", "duration"):
+    if kind in ("ago", "last_n", "duration", "after_n"):
         return {
             "n": _number(patterns, groups.get("n")),
             "unit": _lookup(patterns.units, groups["unit"]),
+            "counted": groups.get("n") is not None,  # "the last 3 days", not "the last day"
         }
-    if kind in ("previous_period", "current_period"):
+    if kind in ("previous_period", "current_period", "next_period"):
         return {"period": _lookup(patterns.periods, groups["period"])}
     if kind in ("weekday", "previous_weekday"):
         return {"weekday": _lookup(patterns.weekdays, groups["weekday"])}
@@ -329,6 +371,8 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
         )
     if kind == "day":
         return {"offset": _lookup(patterns.days, groups["day"])}
+    if kind == "day_ahead":
+        return {"offset": _lookup(patterns.ahead_days, groups["day"])}
     if kind == "day_part":
         return {
             "offset": _lookup(patterns.days, groups["day"]),
@@ -337,15 +381,23 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
     return {}
 
 
-def find_expressions(folded: str) -> list[Expression]:
+def find_expressions(
+    folded: str, *, languages: Collection[str] | None = None, dating: bool = False
+) -> list[Expression]:
+    """The time expressions of ``folded`` (the longest where two overlap, in text order), in
+    ``languages`` (codes; None: every language with a lexicon); with ``dating``, only the
+    kinds :mod:`.time_annotations` dates, times ahead included (a query never reads those)."""
     found: list[Expression] = []
     plain = folded.isascii()
     for patterns in _all_patterns():
+        if languages is not None and patterns.language not in languages:
+            continue
         if patterns.script is not None and (plain or patterns.script.search(folded) is None):
             continue
-        if patterns.trigger.search(folded) is None:
+        trigger = patterns.dating_trigger if dating else patterns.trigger
+        if trigger.search(folded) is None:
             continue
-        for kind, pattern in patterns.patterns:
+        for kind, pattern in patterns.dating if dating else patterns.patterns:
             for match in pattern.finditer(folded):
                 name, parts = kind, _parts(kind, match, patterns)
                 if kind.startswith("fixed_part:"):
@@ -355,7 +407,7 @@ def find_expressions(folded: str) -> list[Expression]:
                     found.append(
                         Expression(name, match.start(), match.end(), patterns.language, parts)
                     )
-    for kind, pattern in _shared_patterns() if _DIGIT.search(folded) else ():
+    for kind, pattern in _shared_patterns() if not dating and _DIGIT.search(folded) else ():
         for match in pattern.finditer(folded):
             found.append(Expression(kind, match.start(), match.end(), None, match.groupdict()))
     return _longest_first(found)
@@ -368,6 +420,15 @@ def _longest_first(found: list[Expression]) -> list[Expression]:
         if all(item.end <= other.start or item.start >= other.end for other in kept):
             kept.append(item)
     return sorted(kept, key=lambda f: f.start)
+
+
+def either_way(folded: str, found: Expression) -> bool:
+    """Whether ``found`` is written with words its language uses either way in running text
+    (the ``[annotation]`` table's ``either_way``: Hindi "कल", yesterday or tomorrow)."""
+    for patterns in _all_patterns():
+        if patterns.language == found.language and patterns.either_way is not None:
+            return patterns.either_way.fullmatch(folded, found.start, found.end) is not None
+    return False
 
 
 def warm_up() -> None:
