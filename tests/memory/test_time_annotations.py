@@ -70,6 +70,15 @@ def test_the_note_follows_the_word_and_the_message_s_own_day() -> None:
     assert annotate("", late) == ""
 
 
+def test_a_note_that_restates_the_message_s_own_day_can_be_left_out() -> None:
+    """A quote's header gives its date: "today" and "this morning" need no note then."""
+    text = "Today I slept, this morning I ran, tonight I read, yesterday I swam."
+    assert labels(text, ("en",)) == ["2023-05-08"] * 3 + ["2023-05-07"]
+    assert annotate(text, MOMENT, ("en",), own_day=False) == (
+        "Today I slept, this morning I ran, tonight I read, yesterday [2023-05-07] I swam."
+    )
+
+
 def test_huge_and_mixed_language_messages_are_dated_in_order() -> None:
     text = "Hier on a parlé. Yesterday we talked. 昨天我们谈过。" * 200
     found = labels(text, None)

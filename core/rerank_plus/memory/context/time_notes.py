@@ -26,18 +26,21 @@ class TimeNotes:
     """Dates the relative times of messages (see the module docstring).
 
     ``languages``: each item's reliably detected language (None where not reliable);
-    ``fallback``: the memory's main language (None where none is known); ``kept``: a table
-    that keeps the dated texts per item across queries (the index's text cache gives one per
-    ``fallback``)."""
+    ``fallback``: the memory's main language (None where none is known); ``dated_headers``:
+    the headers give each quote's date, so "today" and "this morning" need no note;
+    ``kept``: a table that keeps the dated texts per item across queries (the index's text
+    cache gives one per ``fallback`` and ``dated_headers``)."""
 
     def __init__(
         self,
         languages: Mapping[str, str | None],
         fallback: str | None,
+        dated_headers: bool = False,
         kept: dict[str, dict[str, str]] | None = None,
     ) -> None:
         self.languages = languages
         self.fallback = fallback
+        self.dated_headers = dated_headers
         self.kept = {} if kept is None else kept
 
     def dated(self, item: MemoryItem, text: str) -> str:
@@ -52,7 +55,7 @@ class TimeNotes:
         if found is None:
             language = self.languages.get(item.id) or self.fallback
             read = (language,) if language is not None and language in LEXICONS else None
-            found = known[text] = annotate(text, item.time, read)
+            found = known[text] = annotate(text, item.time, read, own_day=not self.dated_headers)
         return found
 
 
@@ -64,9 +67,9 @@ def time_notes(
     with what the headers show."""
     notes = None
     if annotate_times and index.timed:
-        fallback = index.dominant_language
-        kept = cache.table(("time notes", fallback), of_item_alone=True)
-        notes = TimeNotes(index.reliable_languages, fallback, kept)
+        fallback, dated = index.dominant_language, index.spans_days
+        kept = cache.table(("time notes", fallback, dated), of_item_alone=True)
+        notes = TimeNotes(index.reliable_languages, fallback, dated, kept)
     if trace is not None:
         trace.step(
             "dates",

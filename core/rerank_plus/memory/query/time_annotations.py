@@ -78,21 +78,27 @@ def _period_label(unit: str, start: datetime) -> str:
 
 
 def relative_times(
-    text: str, moment: datetime, languages: Collection[str] | None = None
+    text: str, moment: datetime, languages: Collection[str] | None = None, *, own_day: bool = True
 ) -> list[DatedTime]:
     """The relative times of ``text`` said at ``moment`` (aware), in text order, read in
-    ``languages`` (codes; None: every language with a lexicon)."""
+    ``languages`` (codes; None: every language with a lexicon); ``own_day=False`` leaves out
+    those that name the day it was said ("today", "this morning": a header with the date
+    says it already)."""
     folded = fold(text)
     found: list[DatedTime] = []
     for expression in find_expressions(folded, languages=languages, dating=True):
         label = _label(expression, moment)
         if label is None or either_way(folded, expression):
             continue
+        if not own_day and expression.kind in _DAY_KINDS and expression.parts.get("offset") == 0:
+            continue
         found.append(DatedTime(expression.start, expression.end, label))
     return found
 
 
-def annotate(text: str, moment: datetime, languages: Collection[str] | None = None) -> str:
+def annotate(
+    text: str, moment: datetime, languages: Collection[str] | None = None, *, own_day: bool = True
+) -> str:
     """``text`` with each relative time followed by its date in brackets, after the end of
     its word (see :func:`relative_times`).
 
@@ -102,7 +108,7 @@ def annotate(text: str, moment: datetime, languages: Collection[str] | None = No
     """
     pieces: list[str] = []
     after = 0
-    for dated in relative_times(text, moment, languages):
+    for dated in relative_times(text, moment, languages, own_day=own_day):
         tail = _WORD_TAIL.match(text, dated.end)  # matches, if only the empty string
         end = dated.end if tail is None else tail.end()
         pieces += [text[after:end], f" [{dated.label}]"]
