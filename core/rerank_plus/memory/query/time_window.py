@@ -17,7 +17,7 @@ Conventions:
 - "3 days ago" is that calendar day (weeks, months, years alike); "2 hours ago" the hour
   centred on ``now - 2h`` (minutes alike).
 - "between/from X and/to Y" spans from X's start to Y's end, as do "X から Y まで",
-  "X부터 Y까지" and the like (:func:`.time_expressions.range_span`); a range of two clock
+  "X부터 Y까지" and the like (:func:`.time_ranges.range_span`); a range of two clock
   times ends on its start's day, or the next day when its end is earlier ("22:00 to 2:00").
 - A month ("in May", "en mars 2023") or a day of one ("May 3rd", "le 3 mai", "3. Mai") without
   a year is the latest one not after ``now``; a month name alone needs a lead word or a year
@@ -33,15 +33,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
-from rerank_plus.memory.query import time_expressions
-from rerank_plus.memory.query.time_expressions import (
-    Expression,
-    find_expressions,
-    lead_languages,
-    range_span,
-    since_after,
-    since_before,
-)
+from rerank_plus.memory.query import time_expressions, time_ranges
+from rerank_plus.memory.query.time_expressions import Expression, find_expressions, lead_languages
+from rerank_plus.memory.query.time_ranges import range_span, since_after, since_before
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,3 +316,4 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
 def warm_up() -> None:
     """Compile every pattern now rather than on the first query."""
     time_expressions.warm_up()
+    time_ranges.warm_up()
