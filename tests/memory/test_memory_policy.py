@@ -186,7 +186,7 @@ def test_a_profile_name_that_is_no_file_says_so() -> None:
     assert str(raised.value) == (
         "'no-such-profile.yaml' is not a file. A memory profile is None (the ready-made one), a "
         "dict or a JSON/YAML file with a 'memory' section (keys: synthesis, detail, recent, "
-        "entity, tiers, final_regions)."
+        "entity, tiers, final_regions, annotate_times)."
     )
 
 
