@@ -25,9 +25,16 @@ from typing import Any
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.context.compose import Composer, context_items
 from rerank_plus.memory.context.coverage import Coverage, Timeline
-from rerank_plus.memory.context.guidance import guidance_for
-from rerank_plus.memory.context.result import Guidance, MemoryContext
-from rerank_plus.memory.index.dense_trust import BLIND_LIKENESS, leaning_lexical
+from rerank_plus.memory.context.guidance import (
+    EMPTY_QUESTION,
+    WITHOUT_SUBJECT,
+    empty_context,
+    guidance_for,
+    note_what_is_missing,
+)
+from rerank_plus.memory.context.result import MemoryContext
+from rerank_plus.memory.context.time_notes import time_notes
+from rerank_plus.memory.index.dense_trust import leaning_lexical, reads_blind
 from rerank_plus.memory.index.memory_index import MemoryIndex
 from rerank_plus.memory.ingest.embedding import as_embedder
 from rerank_plus.memory.model.memory import Memory
@@ -178,13 +185,13 @@ class MemoryRetriever:
                 )
             return self._index
 
-    def _composer(self, index: MemoryIndex) -> Composer:
+    def _composer(self, index: MemoryIndex, trace: Trace | None = None) -> Composer:
+        cache = index.text_cache(self.token_counter)
+        notes = time_notes(index, cache, self.profile.annotate_times, trace)
         return Composer(
-            self.token_counter,
-            index.span_starts,
-            index.spans_days,
-            index.text_cache(self.token_counter),
-        )
+            self.token_counter, index.span_starts, index.spans_days, cache,
+            session_starts=index.session_starts, notes=notes,
+        )  # fmt: skip
 
     async def aretrieve(
         self,
@@ -208,12 +215,19 @@ class MemoryRetriever:
         ``intent`` forces one of ``synthesis``, ``detail``, ``recent``, ``entity`` (else it is
         read from the query); ``now`` resolves "since yesterday" (default: the current time; a
         naive time is taken as UTC).
+
+        An empty or blank ``query`` gives an empty context whose guidance says so (a
+        retriever's answer to a question about nothing, as for an empty memory, where an
+        invalid argument raises), unless ``intent`` is ``synthesis`` or ``recent``, which
+        need no subject.
         """
         max_tokens = _check_question(query, max_tokens, intent)
-        moment = parse_time(now, "now") if now is not None else datetime.now(UTC)
+        moment = parse_time(now, "now") or datetime.now(UTC)
         trace = Trace(query)
         if not self.memory.items:
-            return _empty(trace, intent or "detail", "The memory is empty.")
+            return empty_context(trace, intent or "detail", "The memory is empty.")
+        if not query.strip() and intent not in WITHOUT_SUBJECT:
+            return empty_context(trace, intent or "detail", EMPTY_QUESTION)
         index = self.index()
         trace.timed("index")
         # step 1: read the question, and decide everything the later steps need
@@ -254,7 +268,7 @@ class MemoryRetriever:
         intent: str,
         max_tokens: int,
         index: MemoryIndex,
-        moment: datetime | None,
+        moment: datetime,
         trace: Trace,
     ) -> QueryPlan:
         """The query plan (see :class:`QueryPlan`): policy, tier, vector, filters, fusion."""
@@ -270,7 +284,7 @@ class MemoryRetriever:
         notes: list[str] = []
         if index.memory.depth == 1:
             notes.append("The memory has no summaries: the context quotes raw messages only.")
-        allowed = allowed_items(analysis, intent, index, notes, trace)
+        allowed = allowed_items(analysis, intent, index, notes, trace, now=moment)
         fusion = self._fusion(policy, index, vector, notes, trace)
         search = LevelSearch(
             index, self.reranker, policy, fusion, moment, analysis.entities, vector=vector
@@ -291,7 +305,8 @@ class MemoryRetriever:
         the memory's messages apart (see :mod:`rerank_plus.memory.index.dense_trust`)."""
         fusion = self.profile.fusion if policy.fusion is None else policy.fusion
         likeness = index.message_likeness
-        if vector is not None and likeness is not None and likeness > BLIND_LIKENESS:
+        messages = len(index.memory.messages)
+        if vector is not None and likeness is not None and reads_blind(likeness, messages):
             fusion = leaning_lexical(fusion)
             notes.append(
                 f"The embedding model barely tells this memory's messages apart (mean cosine "
@@ -316,7 +331,7 @@ class MemoryRetriever:
             if policy.coverage_blocks
             else None
         )
-        composition = self._composer(plan.index).compose(
+        composition = self._composer(plan.index, trace).compose(
             candidates,
             policy.quotas,
             policy.fill_order,
@@ -329,8 +344,8 @@ class MemoryRetriever:
         )
         trace.timed("compose")
         trace.spend = composition.spend
-        items = context_items(composition.placed)
-        _note_what_is_missing(plan.notes, items, candidates)
+        items = context_items(composition.placed, to_match=bool(plan.analysis.keywords))
+        note_what_is_missing(plan.notes, items, candidates)
         logger.info(
             "memory retrieve intent=%s items=%d tokens=%d/%d",
             plan.intent,
@@ -369,31 +384,4 @@ def _trace_analysis(
         else {"start": window.start, "end": window.end, "expression": window.expression},
         tier=tier,
         now=moment,
-    )
-
-
-def _note_what_is_missing(notes: list[str], items: Any, candidates: Mapping[str, Any]) -> None:
-    failed = [item.id for item in items if "summary_error" in item.item.extras]
-    if failed:
-        notes.append(
-            f"Summaries {', '.join(failed[:5])} are extractive stand-ins: their summarizer "
-            "failed when the memory was built."
-        )
-    if not items:
-        notes.append(
-            "Nothing fits: the budget is smaller than one item with its header."
-            if any(candidates.values())
-            else "No item matched the query's constraints."
-        )
-
-
-def _empty(trace: Trace, intent: str, note: str) -> MemoryContext:
-    trace.step("empty", reason=note)
-    return MemoryContext(
-        text="",
-        items=(),
-        intent=intent,
-        tokens=0,
-        trace=trace,
-        guidance=Guidance("nothing", 0, 0, (), (note,)),
     )

@@ -2,8 +2,9 @@
 
 Three blocks: ``overview`` (high-level summaries), ``extracts`` (window summaries under them),
 ``quotes`` (verbatim messages), shown in the policy's ``show_order``. Each item gets a header
-with its level, index and time; consecutive quotes share one header and each line names its
-speaker. Summaries are chronological inside their block; quotes come in stretches of
+with its level, index and time (a summary's: the span it covers); consecutive quotes share one
+header (a new session, or a new day where headers carry dates, starts a new one) and each line
+names its speaker. Summaries are chronological inside their block; quotes come in stretches of
 consecutive messages, each stretch chronological, the stretch with the best-scored quote
 first and starting at that quote (what led up to it follows as a stretch of its own): the
 strongest evidence leads (readers and models attend most to the start of a context). The
@@ -29,12 +30,22 @@ from rerank_plus.memory.context.render import TITLES, render
 from rerank_plus.memory.context.result import ContextItem
 from rerank_plus.memory.context.state import FillState, Placed
 from rerank_plus.memory.context.texts import ItemTexts
+from rerank_plus.memory.context.time_notes import TimeNotes
 from rerank_plus.memory.index.text_cache import TextCache
 from rerank_plus.memory.model.items import MemoryItem
 from rerank_plus.memory.policy import BLOCKS
 from rerank_plus.memory.retrieve.search import Hit
 from rerank_plus.memory.trace import Trace
 from rerank_plus.selection.budget import TOKENS_PER_PIECE, approximate_tokens
+
+#: The score of every item of a context where none scored (no embedder) when the question has
+#: nothing to match ("summarize the meeting"): the policy's choice answers it as a whole, and a
+#: similarity cutoff after the retriever keeps the context whole.
+UNSCORED = 1.0
+#: ... and when no item holds a word of the question: on the lexical scale, where a message
+#: holding each of the question's words once scores about 0.4 (``BM25Reranker``'s relevance),
+#: low enough that a cutoff drops the context as it would drop unrelated text.
+UNMATCHED = 0.01
 
 
 @dataclass
@@ -54,10 +65,17 @@ class Composer:
         span_start: Mapping[str, int],
         with_date: bool,
         cache: TextCache | None = None,
+        *,
+        session_starts: Collection[int] = frozenset(),
+        notes: TimeNotes | None = None,
     ) -> None:
+        """``with_date``, ``session_starts``, ``notes``: how quotes are dated (see
+        :class:`ItemTexts`)."""
         self.counter = counter
         self.span_start = span_start
-        self.texts = ItemTexts(counter, with_date, cache)
+        self.texts = ItemTexts(
+            counter, with_date, cache, session_starts=session_starts, notes=notes
+        )
         self.coverage_fill = CoverageFill(self.texts)
 
     def prepare(self, items: Iterable[MemoryItem], coverage: Coverage | None = None) -> None:
@@ -142,9 +160,7 @@ class Composer:
                     trace.reject(item.id, "already in the context", block=block)
                 continue
             text, cost = found
-            joins = block == "quotes" and (
-                item.index - 1 in state.quote_indices or item.index + 1 in state.quote_indices
-            )
+            joins = block == "quotes" and self._joins(item, state)
             cost += 0 if joins else known.header_tokens
             cost += 0 if opened else title
             if cost > allowance:
@@ -159,8 +175,17 @@ class Composer:
             if coverage is not None:
                 state.covered.update(*coverage.terms_of(item))
             if block == "quotes":
-                state.quote_indices.add(item.index)
+                state.quotes[item.index] = item
         return max(0.0, allowance)
+
+    def _joins(self, item: MemoryItem, state: FillState) -> bool:
+        """Whether quote ``item`` joins a stretch already accepted (and needs no header)."""
+        before = state.quotes.get(item.index - 1)
+        after = state.quotes.get(item.index + 1)
+        follows = self.texts.follows
+        return (before is not None and follows(before, item)) or (
+            after is not None and follows(item, after)
+        )
 
     def _render(
         self, placed: list[Placed], max_tokens: int, trace: Trace, show_order: Sequence[str]
@@ -176,6 +201,7 @@ class Composer:
             else:
                 tokens = self.counter(text)
             if tokens <= max_tokens or not placed:
+                trace.placed({entry.hit.item.id for entry in placed})
                 return Composition(text, shown_order, tokens, spend)
             # A counter that is not additive over lines: drop the weakest item until it fits.
             weakest = min(range(len(placed)), key=lambda i: (placed[i].hit.score, -i))
@@ -183,8 +209,29 @@ class Composer:
             placed = placed[:weakest] + placed[weakest + 1 :]
 
 
-def context_items(placed: Sequence[Placed]) -> tuple[ContextItem, ...]:
-    """The placed items as the caller sees them (a composition's are in shown order)."""
+def context_items(placed: Sequence[Placed], *, to_match: bool = True) -> tuple[ContextItem, ...]:
+    """The placed items as the caller sees them (a composition's are in shown order).
+
+    An item placed without a score of its own (0: a drilled message that shares no word with
+    the question, a summary picked for coverage or recency) carries the weakest score of its
+    block's scored items, else of the context's: it stands with the weakest evidence beside
+    it, so a similarity cutoff after the retriever (LlamaIndex's ``SimilarityPostprocessor``)
+    keeps it with the matches around it or drops them together. Where no item scored, each
+    carries :data:`UNMATCHED` if the question had words ``to_match``, else :data:`UNSCORED`.
+    The composition itself reads the light stage's scores."""
+    weakest: dict[str | None, float] = {}
+    for entry in placed:
+        score = entry.hit.score
+        if score > 0:
+            for key in (entry.block, None):
+                weakest[key] = min(score, weakest.get(key, score))
+    unscored = weakest.get(None, UNMATCHED if to_match else UNSCORED)
     return tuple(
-        ContextItem(entry.hit.item, entry.hit.score, entry.block, entry.shown) for entry in placed
+        ContextItem(
+            entry.hit.item,
+            entry.hit.score if entry.hit.score > 0 else weakest.get(entry.block, unscored),
+            entry.block,
+            entry.shown,
+        )
+        for entry in placed
     )
