@@ -104,6 +104,7 @@ class Readers:
             if current is None or current.id != reader.state.id:
                 return False
             if current.version == reader.state.version:
+                reader.state = current  # its lease and failure may have changed
                 return True
             added = messages(transaction, current.id, len(reader.messages))
             stored = (
