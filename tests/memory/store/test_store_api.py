@@ -33,23 +33,34 @@ def test_add_returns_ids_and_messages_are_retrievable_at_once(store_url: str) ->
         assert [item.index for item in store.messages("ana")] == [0, 1, 2]
 
 
+def _same_contexts(store, namespace: str, retriever: MemoryRetriever) -> None:
+    for query in QUERIES:
+        for budget in (120, 700):
+            ours = store.retrieve(namespace, query, max_tokens=budget)
+            theirs = retriever.retrieve(query, max_tokens=budget)
+            assert ours.text == theirs.text
+            assert [item.id for item in ours.items] == [item.id for item in theirs.items]
+
+
 def test_flush_builds_what_a_writer_builds(store_url: str) -> None:
-    writer = MemoryWriter(embedder=hashed_embedder)
-    writer.extend(LINES)
+    """The first flush builds at once (MemoryWriter.build); later ones, with fewer messages
+    waiting than summarized, add them one by one (MemoryWriter.add): the same memory, so the
+    same contexts as MemoryRetriever's."""
+    writer = MemoryWriter.build(LINES[:12], embedder=hashed_embedder)
     with open_store(store_url, embedder=hashed_embedder, background=False) as store:
-        for start in range(0, len(LINES), 5):
-            store.add("team", LINES[start : start + 5])
+        store.add("team", LINES[:6])
+        store.add("team", LINES[6:12])
+        store.flush("team")
+        assert list(store.memory("team")) == list(writer.memory)
+        _same_contexts(store, "team", MemoryRetriever(writer.memory, hashed_embedder))
+        for start in range(12, len(LINES), 3):
+            store.add("team", LINES[start : start + 3])
+            writer.extend(LINES[start : start + 3])
             store.flush("team")
-        retriever = MemoryRetriever(writer.memory, hashed_embedder)
-        for query in QUERIES:
-            for budget in (120, 700):
-                ours = store.retrieve("team", query, max_tokens=budget)
-                theirs = retriever.retrieve(query, max_tokens=budget)
-                assert ours.text == theirs.text
-                assert [item.id for item in ours.items] == [item.id for item in theirs.items]
         stored = store.memory("team")
-        assert [item.id for item in stored] == [item.id for item in writer.memory]
         assert list(stored) == list(writer.memory)
+        assert [item.embedding for item in stored] == [item.embedding for item in writer.memory]
+        _same_contexts(store, "team", MemoryRetriever(writer.memory, hashed_embedder))
 
 
 def test_unknown_namespace_reads_as_empty(store_url: str) -> None:
