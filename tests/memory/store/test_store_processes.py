@@ -5,53 +5,20 @@ the lemma tables) before its first summary, seconds on a busy machine."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
-from rerank_plus.memory import Memory, open_store
+from rerank_plus.memory import open_store
 
 from tests.memory.store.conftest import hashed_embedder
+from tests.memory.store.store_process import acknowledged, check_hierarchy, start_writer
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[3]
 #: How many times the durability test kills its writer (the benchmark kills it 20 times).
 KILLS = 3
-
-
-def start_writer(url: str, name: str, count: int, namespaces: int | None = None):
-    arguments = [url, name, str(count), *([] if namespaces is None else [str(namespaces)])]
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "core"), str(ROOT)])}
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.memory.store.store_process", *arguments],
-        cwd=ROOT,
-        env=environment,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-
-
-def acknowledged(lines: list[str]) -> list[tuple[str, str]]:
-    """The (namespace, id) pairs a writer printed whole (its add had returned)."""
-    return [tuple(line.split()) for line in lines if line.endswith("\n") and " " in line.strip()]
-
-
-def check_hierarchy(memory: Memory) -> None:
-    """Each item of a level is covered by exactly one summary of the level above, in order:
-    no window summarized twice, none left out (the messages no summary covers yet aside)."""
-    for level in range(1, memory.depth):
-        covered = [key for item in memory.level(level) for key in item.covers]
-        below = [item.id for item in memory.level(level - 1)]
-        assert len(covered) == len(set(covered))
-        assert covered == below[: len(covered)]
-        if level > 1:
-            assert covered == below
 
 
 def test_a_writer_killed_at_random_moments_loses_no_acknowledged_message(durable_url) -> None:
