@@ -2,8 +2,8 @@
 
 - Durability: a writer process adding one message per ``add`` (background summaries on, a
   flush every 10 adds) is SIGKILLed at ``--kills`` random moments; after each kill the store is
-  reopened: acknowledged messages lost (target 0), how many kills hit a summary in progress (a
-  lease left by the dead writer), the memory validates, a query answers.
+  reopened: acknowledged messages lost (target 0), how many kills hit a summary in progress (the
+  dead writer held the summary lease), the memory validates, a query answers.
 - Concurrency: 4 writer processes x ``--concurrent`` messages into one namespace, and into 100
   namespaces: exact count, no window summarized twice, every level covered once, in order.
 - Ingest: ``add`` of 20-message batches with all-MiniLM-L6-v2 embeddings against embedding the
@@ -108,7 +108,7 @@ def durability(postgres: str, folder: Path, kills: int) -> str:
             with open_store(url, embedder=hashed_embedder, background=False) as store:
                 with store.database.transaction(write=False) as transaction:
                     row = transaction.one("SELECT lease_owner FROM namespaces")
-                summarizing += bool(row and row[0])
+                summarizing += bool(row and row[0] and f":{writer.pid}:" in row[0])
                 stored = {item.id for item in store.messages("killed")}
                 lost = len({key for _, key in kept} - stored)
         with open_store(url, embedder=hashed_embedder, background=False) as store:
