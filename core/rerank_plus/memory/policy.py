@@ -25,8 +25,10 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``), the settings (kn
   a place (what the drill-down kept passes it).
 
 Beside them, ``memory.tiers`` (``small`` and ``medium``: the budgets in tokens up to which a
-query is small or medium) and ``memory.final_regions`` (with a final reranker, whether it also
-picks the region a detail question drills into; default true). Everything else an intent does
+query is small or medium), ``memory.final_regions`` (with a final reranker, whether it also
+picks the region a detail question drills into; default true) and ``memory.annotate_times``
+(whether quoted messages get their relative times dated, "yesterday [2024-05-07]"; default
+true). Everything else an intent does
 (where it drills from, in what order it fills and shows the blocks, how many summaries it picks)
 is its strategy, fixed in :mod:`rerank_plus.memory.ready_made` beside what chose it. A key not
 listed here is refused with the list of known ones.
@@ -63,7 +65,7 @@ _BANDS = ("top", "upper", "windows", "messages")
 #: The settings a profile may give each intent (see the module docstring).
 KNOBS = ("quotas", "band_prior", "freshness", "mmr_lambda", "drill_m", "min_relevance")
 _FRESHNESS = ("half_life_days", "weight")
-_SECTION_KEYS = (*INTENTS, "tiers", "final_regions")
+_SECTION_KEYS = (*INTENTS, "tiers", "final_regions", "annotate_times")
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,8 @@ class MemoryProfile:
     policies: Mapping[str, IntentPolicy]
     tiers: Mapping[str, int]
     fusion: Mapping[str, Any] | str
+    #: date the relative times of quoted messages (:mod:`rerank_plus.memory.context.time_notes`)
+    annotate_times: bool = True
 
     def tier(self, max_tokens: int) -> str:
         """``small`` up to ``tiers["small"]`` tokens, ``medium`` up to ``tiers["medium"]``,
@@ -210,10 +214,21 @@ def memory_profile(source: Mapping[str, Any] | str | Path | None = None) -> Memo
         _check_count(f"memory.tiers.{name}", tiers[name])
     if tiers["small"] > tiers["medium"]:
         raise ValueError("memory.tiers.small must not exceed memory.tiers.medium.")
-    final_regions = section.get("final_regions", True)
-    if not isinstance(final_regions, bool):
-        raise ValueError(f"memory.final_regions must be true or false, got {final_regions!r}.")
+    final_regions, annotate_times = (
+        _check_flag(section, "final_regions"),
+        _check_flag(section, "annotate_times"),
+    )
     policies = {
         intent: _intent_policy(intent, section.get(intent, {}), final_regions) for intent in INTENTS
     }
-    return MemoryProfile(policies, tiers, config.get("fusion", {"method": "rrf"}))
+    return MemoryProfile(
+        policies, tiers, config.get("fusion", {"method": "rrf"}), annotate_times=annotate_times
+    )
+
+
+def _check_flag(section: Mapping[str, Any], name: str) -> bool:
+    """``memory.<name>``, true unless the profile says false."""
+    value = section.get(name, True)
+    if not isinstance(value, bool):
+        raise ValueError(f"memory.{name} must be true or false, got {value!r}.")
+    return value
