@@ -73,7 +73,8 @@ def sqlite_database(
         )
     try:
         if file.is_dir():
-            raise StoreError(f"{where} is a folder; name a file in it, e.g. {file / 'memory.db'}.")
+            example = file / "memory.db"
+            raise StoreError(f"{where} is a folder; name a file inside it, e.g. {example}.")
         if not file.parent.is_dir():
             raise StoreError(
                 f"cannot open {where}: its folder {file.parent} does not exist; create it."
