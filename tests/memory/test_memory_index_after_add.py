@@ -241,7 +241,7 @@ def tables(index: MemoryIndex) -> list:
         index.item_terms,
         index.content_terms,
         index.known_entities,
-        (index.timed, index.spans_days),
+        (index.timed, index.dated_headers),
         index.span_starts,
         index.sections,
         index.window_of,

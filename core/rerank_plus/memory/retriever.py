@@ -189,7 +189,7 @@ class MemoryRetriever:
         cache = index.text_cache(self.token_counter)
         notes = time_notes(index, cache, self.profile.annotate_times, trace)
         return Composer(
-            self.token_counter, index.span_starts, index.spans_days, cache,
+            self.token_counter, index.span_starts, index.dated_headers, cache,
             session_starts=index.session_starts, notes=notes,
         )  # fmt: skip
 

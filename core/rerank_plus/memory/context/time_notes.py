@@ -67,13 +67,13 @@ def time_notes(
     with what the headers show."""
     notes = None
     if annotate_times and index.timed:
-        fallback, dated = index.dominant_language, index.spans_days
+        fallback, dated = index.dominant_language, index.dated_headers
         kept = cache.table(("time notes", fallback, dated), of_item_alone=True)
         notes = TimeNotes(index.reliable_languages, fallback, dated, kept)
     if trace is not None:
         trace.step(
             "dates",
-            headers="date and time" if index.spans_days else "time" if index.timed else "none",
+            headers="date and time" if index.dated_headers else "time" if index.timed else "none",
             relative_times="dated" if notes else "as said",
             session_breaks=len(index.session_starts),
             reason=None if index.timed else "no times in the memory",

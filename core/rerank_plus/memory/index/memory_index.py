@@ -114,7 +114,9 @@ class MemoryIndex:
         #: each covered message's window (what a region reads of its best message)
         self.window_of = {cover: window for window in memory.level(1) for cover in window.covers}
         self.timed = bool(self.message_days)
-        self.spans_days = len(self.message_days) > 1
+        #: headers carry dates whenever messages have times: a memory of one day still tells the
+        #: LLM which day (a chat's first session, a meeting asked about weeks later)
+        self.dated_headers = self.timed
         self.span_starts = tables.span_starts(self.items)
         #: what a coverage fill reads as the part of the conversation of each window and message
         self.sections = tables.sections(memory)
