@@ -369,7 +369,9 @@ QUALITY_METRICS = {"gold_recall": "gold recall", "answer_recall": "answer R1",
 QUALITY_BUDGETS = (700, 2000)
 
 
-def quality(meetings: int, every: int, embedder_name: str) -> str:
+def quality(meetings: int | None, every: int, embedder_name: str) -> str:
+    """Both arms through ``evaluate`` with the eval's own policy, judges and means, so that
+    only how the memory was made differs."""
     chosen = load_meetings(QMSUM.parent, "test", meetings)
     embed = EmbeddingCache(default_embedder()) if embedder_name == "minilm" else None
     at_once = Resources(embed, build_memory=memory_builder(embed))
@@ -412,6 +414,8 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--write", action="store_true")
     arguments = parser.parse_args()
+    if arguments.flush_every < 1:
+        parser.error(f"--flush-every must be at least 1, got {arguments.flush_every}.")
     server = None
     needs_server = arguments.only is None or {"durability", "concurrency", "scale"} & set(
         arguments.only
