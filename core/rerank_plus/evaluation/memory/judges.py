@@ -97,10 +97,10 @@ class MeetingJudge:
             for turn in query.gold_turns
             if self.turn_sentences[turn] and self.recalled(turn, context)
         ]
+        said = [turns[turn].time for turn in recalled]
         dated = sum(
-            turns[turn].time is not None
-            and context.date_of(self.turn_sentences[turn]) == turns[turn].time.date()
-            for turn in recalled
+            moment is not None and context.date_of(self.turn_sentences[turn]) == moment.date()
+            for turn, moment in zip(recalled, said, strict=True)
         )
         return {"answers_recalled": float(len(recalled)), "answers_dated": float(dated)}
 

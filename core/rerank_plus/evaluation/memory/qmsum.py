@@ -73,6 +73,13 @@ class Meeting:
     queries: tuple[Query, ...]
 
     @property
+    def asked_at(self) -> datetime | None:
+        """When its questions are asked: at its latest turn's time (a chat's questions come
+        after the conversation; "in the last months" reads back from there), None without
+        times."""
+        return max((turn.time for turn in self.turns if turn.time is not None), default=None)
+
+    @property
     def transcript(self) -> str:
         """Every turn's line, one per line: the whole meeting as one text."""
         return "\n".join(turn.line for turn in self.turns)
