@@ -29,7 +29,8 @@ def test_ready_made_profiles_follow_the_design() -> None:
     # only a question about what is new weighs recency
     assert [i for i, p in profile.policies.items() if p.freshness] == ["recent"]
     assert detail.safe_drill and not synthesis.safe_drill
-    assert detail.lead_quotes >= 1 and synthesis.lead_quotes == 0  # the best message first
+    assert min(detail.lead_quotes.values()) >= 1  # the best message first
+    assert set(synthesis.lead_quotes.values()) == {0}
     # detail locates regions (a window, its best message, its neighbours) with its own fusion
     assert detail.drill_from == "regions"
     assert detail.fusion == {"method": "weighted", "normalization": "minmax"}

@@ -4,7 +4,7 @@ order of the conversation, quotes in stretches (the best first), each item under
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rerank_plus.memory.context.state import Placed
 from rerank_plus.memory.context.texts import ItemTexts
@@ -29,11 +29,13 @@ def render(
     span_start: Mapping[str, int],
     placed: list[Placed],
     show_order: Sequence[str],
+    quote_order: Callable[[Sequence[Placed]], list[Placed]] | None = None,
 ) -> tuple[str, dict[str, dict[str, int]], list[Placed], int]:
     """The context's text, its spend per block and label, the items in shown order, and
     the words and marks :func:`approximate_tokens` counts in the text (meaningful with that
     counter only): the sum of its parts' (lines, and a summary's header and text, joined
-    by a space), since none spans a line break or a space."""
+    by a space), since none spans a line break or a space. ``quote_order`` orders the quotes
+    (default :func:`stretches_best_first`)."""
     lines: list[str] = []
     pieces = 0
     spend: dict[str, dict[str, int]] = {}
@@ -44,7 +46,7 @@ def render(
             key=lambda p: (span_start.get(p.hit.item.id, 0), -p.hit.item.level),
         )
         if block == "quotes":
-            members = stretches_best_first(members)
+            members = (quote_order or stretches_best_first)(members)
         if not members:
             continue
         shown_order += members

@@ -1,0 +1,64 @@
+"""In what order a context shows its quote stretches: the best first, or for a question about
+the current state of something that changes, the newest statements about it first.
+
+"Where does Ana live now?" is answered by the last of several statements ("here in Reading",
+then weeks later "we finally moved to Oxford"); the reader needs them all, each with its date,
+the newest first, to judge which still holds. The stretches about the question's subject (a
+best score at least :data:`ABOUT_THE_SUBJECT` of the best stretch's) come newest first; the
+others follow, best first, so a recent message that merely shares a word does not lead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rerank_plus.memory.context.render import stretches_best_first
+from rerank_plus.memory.context.state import Placed
+
+#: A stretch is about the question's subject when its best quote scores at least this share of
+#: the best stretch's. Half: the statements of a changed fact score alike (they name the same
+#: thing), while the chat around them scores far lower; on the development chats' current-state
+#: questions (``rerank-plus memory eval --data benchmarks/data/chats``, docs/memory.md) the
+#: newest statement led ... (measured below in the docs).
+ABOUT_THE_SUBJECT = 0.5
+
+
+def runs_of(members: Sequence[Placed]) -> list[list[Placed]]:
+    """``members`` cut into runs of consecutive messages, in their order."""
+    runs: list[list[Placed]] = []
+    for entry in members:
+        if runs and entry.hit.item.index == runs[-1][-1].hit.item.index + 1:
+            runs[-1].append(entry)
+        else:
+            runs.append([entry])
+    return runs
+
+
+def _best(run: Sequence[Placed]) -> float:
+    return max(entry.hit.score for entry in run)
+
+
+def _newest(run: Sequence[Placed]) -> tuple[float, int]:
+    """When a run's latest message was said (its place in the conversation without a time)."""
+    last = max(run, key=lambda entry: entry.hit.item.index).hit.item
+    return (last.time.timestamp() if last.time is not None else float("-inf"), last.index)
+
+
+def newest_about_first(members: Sequence[Placed]) -> list[Placed]:
+    """:func:`stretches_best_first`, then the stretches about the subject moved to the front,
+    the newest first (see the module docstring)."""
+    runs = runs_of(stretches_best_first(members))
+    if not runs:
+        return []
+    top = max(_best(run) for run in runs)
+    about = [run for run in runs if _best(run) >= ABOUT_THE_SUBJECT * top]
+    others = [run for run in runs if _best(run) < ABOUT_THE_SUBJECT * top]
+    about.sort(key=_newest, reverse=True)
+    return [entry for run in (*about, *others) for entry in run]
+
+
+#: The quote orders a policy's ``quote_order`` names.
+QUOTE_ORDERS: dict[str, Callable[[Sequence[Placed]], list[Placed]]] = {
+    "best_first": stretches_best_first,
+    "newest_first": newest_about_first,
+}
