@@ -28,7 +28,12 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 from rerank_plus.memory import Memory, MemoryFormatError
-from rerank_plus.memory.adapters_support import context_metadata, memory_retriever
+from rerank_plus.memory.adapters_support import (
+    NamespaceRetriever,
+    context_metadata,
+    headed_text,
+    memory_retriever,
+)
 from rerank_plus.memory.model.tree import TreeNode, memory_from_tree
 
 
@@ -168,9 +173,13 @@ class MemoryDocumentRetriever(BaseRetriever):
 
     ``memory`` is a :class:`~rerank_plus.memory.Memory` (``options`` then go to
     ``MemoryRetriever``: embedder, reranker, final_reranker, profile, token_counter) or a
-    ready ``MemoryRetriever``. Each document's ``page_content`` is the item's text, its ``id``
-    the item's id, its metadata the item's own plus ``level``, ``label``, ``index``, ``time``,
-    ``end_time``, ``speaker``, ``source``, ``block``, ``score`` and ``memory_id``.
+    ready ``MemoryRetriever``; :meth:`from_store` reads a namespace of a memory store. Each
+    document's ``page_content`` is the item's text under its header, ``[L0 #3 2024-05-06
+    09:06] Ben: ...`` (level, index, date and time, the speaker of a message), so a chain that
+    joins ``page_content`` can tell who said what and when; ``header_in_content=False`` gives
+    the bare text. Its ``id`` is the item's id, its metadata the item's own plus ``level``,
+    ``label``, ``index``, ``time``, ``end_time``, ``speaker``, ``source``, ``block``,
+    ``score`` and ``memory_id``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -179,6 +188,7 @@ class MemoryDocumentRetriever(BaseRetriever):
     max_tokens: int = 2000
     intent: str | None = None
     now: datetime | None = None
+    header_in_content: bool = True
 
     def __init__(
         self,
@@ -187,6 +197,7 @@ class MemoryDocumentRetriever(BaseRetriever):
         max_tokens: int = 2000,
         intent: str | None = None,
         now: datetime | None = None,
+        header_in_content: bool = True,
         tags: list[str] | None = None,
         metadata: dict[str, Any] | None = None,
         **options: Any,
@@ -196,6 +207,7 @@ class MemoryDocumentRetriever(BaseRetriever):
             "max_tokens": max_tokens,
             "intent": intent,
             "now": now,
+            "header_in_content": header_in_content,
             "tags": tags,
             "metadata": metadata,
         }
@@ -204,11 +216,20 @@ class MemoryDocumentRetriever(BaseRetriever):
     def _settings(self) -> dict[str, Any]:
         return {"max_tokens": self.max_tokens, "intent": self.intent, "now": self.now}
 
-    @staticmethod
-    def _documents(context: Any) -> list[Document]:
+    @classmethod
+    def from_store(
+        cls, store: Any, namespace: str, *, profile: Any = None, **settings: Any
+    ) -> MemoryDocumentRetriever:
+        """A retriever over one namespace of a :class:`~rerank_plus.memory.MemoryStore`
+        (``settings``: ``max_tokens``, ``intent``, ``now``, ``header_in_content``, ...)."""
+        return cls(NamespaceRetriever(store, namespace, profile), **settings)
+
+    def _documents(self, context: Any) -> list[Document]:
         return [
             Document(
-                page_content=entry.item.text, metadata=context_metadata(entry), id=entry.item.id
+                page_content=headed_text(entry) if self.header_in_content else entry.item.text,
+                metadata=context_metadata(entry),
+                id=entry.item.id,
             )
             for entry in context.items
         ]

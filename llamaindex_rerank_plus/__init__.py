@@ -3,6 +3,7 @@
 ``RerankPlusPostprocessor`` wraps any rerank-plus reranker; the ready classes (``BM25Rerank``,
 ``CrossEncoderRerank``, ``BiEncoderRerank`` and one per kind registered in
 ``rerank_plus.compose.presets``) have the kind's options as typed fields, so they serialize.
+``HierarchicalMemoryBlock`` is a memory store as a block of LlamaIndex's ``Memory``.
 
 >>> from llamaindex_rerank_plus import BM25Rerank
 >>> query_engine = index.as_query_engine(
@@ -18,14 +19,20 @@ from llamaindex_rerank_plus.llm import LlamaIndexChat as LlamaIndexChat
 from llamaindex_rerank_plus.llm import LLMRerank as LLMRerank
 from llamaindex_rerank_plus.memory import MemoryNodeRetriever as MemoryNodeRetriever
 from llamaindex_rerank_plus.memory import memory_from_nodes as memory_from_nodes
+from llamaindex_rerank_plus.memory_block import (
+    HierarchicalMemoryBlock as HierarchicalMemoryBlock,
+)
+from llamaindex_rerank_plus.memory_block import aflush_session as aflush_session
 from llamaindex_rerank_plus.postprocessor import RerankPlusPostprocessor
 
 __all__ = sorted(
     [
+        "HierarchicalMemoryBlock",
         "LLMRerank",
         "LlamaIndexChat",
         "MemoryNodeRetriever",
         "RerankPlusPostprocessor",
+        "aflush_session",
         "memory_from_nodes",
         *ready_class_names(),
     ]

@@ -26,11 +26,23 @@ from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import BaseNode, MetadataMode, NodeWithScore, QueryBundle, TextNode
 from rerank_plus.memory import Memory, MemoryFormatError
-from rerank_plus.memory.adapters_support import context_metadata, memory_retriever
+from rerank_plus.memory.adapters_support import (
+    NamespaceRetriever,
+    context_metadata,
+    memory_retriever,
+)
 from rerank_plus.memory.model.tree import TreeNode, memory_from_tree
 
-#: Metadata the LLM does not need to read (it sees level, time, speaker, block).
-_HIDDEN_FROM_LLM = ["memory_id", "index", "score", "label", "end_time"]
+#: Metadata the LLM does not need to read (it sees level, time, speaker, source, block);
+#: ``elided`` says what the composed context showed, but a node carries the whole text.
+_HIDDEN_FROM_LLM = ("memory_id", "index", "score", "label", "end_time", "elided")
+
+
+def _hidden_from_llm(metadata: dict[str, Any]) -> list[str]:
+    """The keys the LLM is not shown: bookkeeping, and values that say nothing (None, "", an
+    empty list or mapping), which would read as ``source: None``."""
+    empty = [key for key, value in metadata.items() if value is None or value in ("", [], {})]
+    return list(dict.fromkeys([*_HIDDEN_FROM_LLM, *empty]))
 
 
 def _text_metadata(node: BaseNode, key: str, where: str) -> str | None:
@@ -92,7 +104,10 @@ class MemoryNodeRetriever(BaseRetriever):
     ready ``MemoryRetriever``. Each node's text is the item's text, its score the context
     item's score, and its metadata the item's own plus ``level``, ``label``, ``index``,
     ``time``, ``end_time``, ``speaker``, ``source``, ``block``, ``score`` and ``memory_id``.
-    ``max_tokens``, ``intent`` and ``now`` are passed to every retrieval.
+    ``max_tokens``, ``intent`` and ``now`` are passed to every retrieval. The LLM reads a
+    node's level, time, speaker, source and block, less those that are empty (a message
+    without a source, a summary without a speaker). :meth:`from_store` reads a namespace of
+    a memory store.
     """
 
     def __init__(
@@ -115,21 +130,29 @@ class MemoryNodeRetriever(BaseRetriever):
     def _settings(self) -> dict[str, Any]:
         return {"max_tokens": self.max_tokens, "intent": self.intent, "now": self.now}
 
+    @classmethod
+    def from_store(
+        cls, store: Any, namespace: str, *, profile: Any = None, **settings: Any
+    ) -> MemoryNodeRetriever:
+        """A retriever over one namespace of a :class:`~rerank_plus.memory.MemoryStore`
+        (``settings``: ``max_tokens``, ``intent``, ``now``, ``callback_manager``)."""
+        return cls(NamespaceRetriever(store, namespace, profile), **settings)
+
     @staticmethod
     def _nodes(context: Any) -> list[NodeWithScore]:
-        return [
-            NodeWithScore(
-                node=TextNode(
-                    id_=entry.item.id,
-                    text=entry.item.text,
-                    metadata=context_metadata(entry),
-                    excluded_llm_metadata_keys=list(_HIDDEN_FROM_LLM),
-                    excluded_embed_metadata_keys=list(_HIDDEN_FROM_LLM),
-                ),
-                score=float(entry.score),
+        nodes = []
+        for entry in context.items:
+            metadata = context_metadata(entry)
+            hidden = _hidden_from_llm(metadata)
+            node = TextNode(
+                id_=entry.item.id,
+                text=entry.item.text,
+                metadata=metadata,
+                excluded_llm_metadata_keys=hidden,
+                excluded_embed_metadata_keys=hidden,
             )
-            for entry in context.items
-        ]
+            nodes.append(NodeWithScore(node=node, score=float(entry.score)))
+        return nodes
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         context = self.memory_retriever.retrieve(query_bundle.query_str, **self._settings())

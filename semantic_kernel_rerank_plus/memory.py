@@ -8,6 +8,10 @@ Example::
 
     kernel.add_plugin(MemoryPlugin(load_memory("memory.json"), max_tokens=1500), "memory")
     context = await kernel.invoke(plugin_name="memory", function_name="recall", query="...")
+
+or, to recall from one namespace of a memory store that an application keeps adding to::
+
+    plugin = MemoryPlugin.from_store(open_store("sqlite:///memory.db"), "ana", max_tokens=1500)
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, PrivateAttr
-from rerank_plus.memory.adapters_support import memory_retriever
+from rerank_plus.memory.adapters_support import NamespaceRetriever, memory_retriever
 from semantic_kernel.functions import kernel_function
 from semantic_kernel.kernel_pydantic import KernelBaseModel
 
@@ -26,8 +30,9 @@ class MemoryPlugin(KernelBaseModel):
 
     ``memory`` is a :class:`~rerank_plus.memory.Memory` (``options`` then go to
     ``MemoryRetriever``: embedder, reranker, final_reranker, profile, token_counter) or a
-    ready ``MemoryRetriever``. ``max_tokens``, ``intent`` and ``now`` are the defaults of every
-    call; a call may give its own ``max_tokens`` and ``intent``.
+    ready ``MemoryRetriever``; :meth:`from_store` recalls from a namespace of a memory store
+    (each call reads what was added up to then). ``max_tokens``, ``intent`` and ``now`` are
+    the defaults of every call; a call may give its own ``max_tokens`` and ``intent``.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -53,6 +58,14 @@ class MemoryPlugin(KernelBaseModel):
         fields: dict[str, Any] = {"max_tokens": max_tokens, "intent": intent, "now": now}
         super().__init__(**fields)
         self._retriever = memory_retriever(memory, options)
+
+    @classmethod
+    def from_store(
+        cls, store: Any, namespace: str, *, profile: Any = None, **settings: Any
+    ) -> MemoryPlugin:
+        """Recall from ``namespace`` of a :class:`~rerank_plus.memory.MemoryStore`
+        (``settings``: ``max_tokens``, ``intent``, ``now``)."""
+        return cls(NamespaceRetriever(store, namespace, profile), **settings)
 
     @property
     def memory_retriever(self) -> Any:

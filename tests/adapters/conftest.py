@@ -24,6 +24,8 @@ from llama_index.core.bridge.pydantic import PrivateAttr
 from llama_index.core.embeddings import BaseEmbedding
 from rerank_plus import BM25Reranker
 
+from tests.memory.store.conftest import postgres_url, schema_url  # noqa: F401 (a fixture)
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 SAMPLE_QUERIES = 60
@@ -167,3 +169,19 @@ class ThreadRecordingBM25(BM25Reranker):
 @pytest.fixture
 def thread_recording_bm25() -> ThreadRecordingBM25:
     return ThreadRecordingBM25()
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def memory_store(request: pytest.FixtureRequest, tmp_path: Path):
+    """A real memory store of each backend (PostgreSQL: a schema of its own on the test
+    server, see tests/memory/store/conftest.py); summaries built on ``flush``."""
+    from rerank_plus.memory import open_store
+
+    if request.param == "postgresql":
+        url = schema_url(request.getfixturevalue("postgres_url"))
+    elif request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'memory.db'}"
+    else:
+        url = "memory://"
+    with open_store(url, background=False) as store:
+        yield store

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import subprocess
 import sys
@@ -58,3 +60,20 @@ def test_the_architecture_page_registers_a_kind_as_it_says() -> None:
         [sys.executable, "-c", block], capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_the_memory_store_framework_examples_run() -> None:
+    """Offline, as written: memory://, no embedding model."""
+    pytest.importorskip("langmem")
+    blocks = python_blocks("memory-frameworks.md")
+    assert len(blocks) == 4
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        for block in blocks:
+            exec(compile(block, "memory-frameworks.md", "exec"), {"__name__": "__docs__"})
+    out = printed.getvalue()
+    assert "<HierarchicalMemory>" in out and "Acme Robotics" in out  # LlamaIndex
+    assert "She is a nurse. ['What does Lea do?', 'She is a nurse.']" in out  # LangChain
+    assert "('sister', \"Ben's sister Lea is a nurse.\", 0," in out  # LangGraph search
+    assert "created memory" in out and "Lisbon" in out  # LangMem's tools
+    assert "Ben: My sister Lea just became a nurse." in out  # Semantic Kernel

@@ -4,6 +4,8 @@ vector store."""
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 from langchain_classic.retrievers import ParentDocumentRetriever
@@ -16,7 +18,8 @@ from langchain_core.runnables import RunnablePassthrough
 from langchain_core.stores import InMemoryStore
 from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_text_splitters import RecursiveCharacterTextSplitter
-from rerank_plus.memory import MemoryFormatError
+from rerank_plus.memory import ContextItem, MemoryFormatError, MemoryItem, build_memory
+from rerank_plus.memory.adapters_support import headed_text
 from rerank_plus.memory.model.artifacts import load_memory, save_memory
 from rerank_plus.memory.retriever import MemoryRetriever
 
@@ -25,6 +28,7 @@ from langchain_rerank_plus.memory import (
     memory_from_parent_document_retriever,
     memory_from_parent_documents,
 )
+from tests.adapters.memory_chat import FIRST_DAY, all_messages
 from tests.adapters.memory_meeting import TURNS, transcript, turn_time
 
 
@@ -189,7 +193,10 @@ def test_documents_are_the_context_items_in_order(memory):
     found = MemoryDocumentRetriever(memory, max_tokens=300, now=NOW).invoke(PRICE)
     context = MemoryRetriever(memory).retrieve(PRICE, max_tokens=300, now=NOW)
     assert [d.id for d in found] == [entry.id for entry in context.items]
-    assert [d.page_content for d in found] == [entry.text for entry in context.items]
+    assert [d.page_content for d in found] == [headed_text(entry) for entry in context.items]
+    assert all(
+        d.page_content.endswith(entry.text) for d, entry in zip(found, context.items, strict=True)
+    )
     assert any("twenty-five euros" in d.page_content for d in found)
     for document, entry in zip(found, context.items, strict=True):
         assert document.metadata["source"] in ("part-0", "part-1")  # the document's own
@@ -251,3 +258,51 @@ def test_huggingface_embeddings_drive_the_dense_search(memory, minilm_path):
     query = "How much will shoppers pay for it?"
     context = MemoryRetriever(memory, embedder=embeddings).retrieve(query, 300, now=NOW)
     assert [d.id for d in retriever.invoke(query)] == [entry.id for entry in context.items]
+
+
+# --- who said it, and when: the header in page_content (#48) ---------------------------------
+
+
+def joined(documents) -> str:
+    """What a chain that joins page_content hands its LLM."""
+    return "\n\n".join(document.page_content for document in documents)
+
+
+def test_a_chain_joining_page_content_reads_who_said_what_and_when():
+    memory = build_memory(all_messages())
+    found = MemoryDocumentRetriever(memory, max_tokens=200).invoke("What did Ben say about Lea?")
+    text = joined(found)
+    assert "Ben: My sister Lea just became a nurse at the city hospital." in text
+    assert "[L0 #3 2024-05-02 18:03] Ben: My sister Lea" in text  # the message's own date
+    quotes = [d for d in found if d.metadata["level"] == 0]
+    assert quotes and all(d.page_content.startswith("[L0 #") for d in quotes)
+    bare = MemoryDocumentRetriever(memory, max_tokens=200, header_in_content=False)
+    assert [d.page_content for d in bare.invoke("What did Ben say about Lea?")] == [
+        memory.get(d.id).text for d in found
+    ]
+
+
+def test_a_summary_header_gives_the_span_it_covers():
+    memory = build_memory(all_messages())
+    documents = MemoryDocumentRetriever(memory, max_tokens=400, intent="synthesis").invoke(
+        "What did we talk about?"
+    )
+    headers = [d.page_content.split("] ")[0] + "]" for d in documents if d.metadata["level"]]
+    assert headers == ["[L1 #0 2024-05-02 18:00-18:03]", "[L1 #1 2024-05-09 18:00-18:03]"]
+    weeks = MemoryItem("s", 1, 4, "Two sessions.", covers=("a",), time=FIRST_DAY)
+    weeks = replace(weeks, end_time=FIRST_DAY + timedelta(days=7, minutes=3))
+    assert headed_text(ContextItem(weeks, 0.5, "extracts")) == (
+        "[L1 #4 2024-05-02 18:00 to 2024-05-09 18:03] Two sessions."
+    )
+    untimed = MemoryItem("m", 0, 2, "Hello.", speaker="Ana")
+    assert headed_text(ContextItem(untimed, 0.5, "quotes")) == "[L0 #2] Ana: Hello."
+
+
+def test_from_store_reads_a_namespace_as_it_grows(memory_store):
+    retriever = MemoryDocumentRetriever.from_store(memory_store, "ana", max_tokens=200)
+    assert retriever.invoke("What does Lea do?") == []
+    memory_store.add("ana", all_messages())
+    context = memory_store.retrieve("ana", "What does Lea do?", max_tokens=200)
+    assert [d.id for d in retriever.invoke("What does Lea do?")] == [e.id for e in context.items]
+    with pytest.raises(ValueError, match=r"namespace must be a non-empty str, got ''"):
+        MemoryDocumentRetriever.from_store(memory_store, "")

@@ -15,12 +15,19 @@ from llama_index.core.node_parser import (
     get_root_nodes,
 )
 from llama_index.core.query_engine import RetrieverQueryEngine
-from llama_index.core.schema import NodeRelationship, NodeWithScore, RelatedNodeInfo, TextNode
-from rerank_plus.memory import MemoryFormatError
+from llama_index.core.schema import (
+    MetadataMode,
+    NodeRelationship,
+    NodeWithScore,
+    RelatedNodeInfo,
+    TextNode,
+)
+from rerank_plus.memory import MemoryFormatError, build_memory
 from rerank_plus.memory.model.artifacts import load_memory, save_memory
 from rerank_plus.memory.retriever import MemoryRetriever
 
 from llamaindex_rerank_plus.memory import MemoryNodeRetriever, memory_from_nodes
+from tests.adapters.memory_chat import all_messages
 from tests.adapters.memory_meeting import START, TURNS, transcript, turn_time
 
 
@@ -230,3 +237,40 @@ def test_a_llamaindex_embedding_drives_the_dense_search(memory, minilm_path):
     assert [(n.node.node_id, n.score) for n in retriever.retrieve(query)] == [
         (entry.id, entry.score) for entry in context.items
     ]
+
+
+# --- what the LLM reads, and a store's namespace ----------------------------------------------
+
+
+def test_the_llm_reads_no_empty_or_bookkeeping_metadata(memory):
+    """A node's text for the LLM carries what it can use (level, block, source...), never
+    ``source: None``, ``speaker: None`` or ``elided: False``; code still reads every field."""
+    chat = build_memory(all_messages())  # speakers and times, no source
+    for found in (
+        MemoryNodeRetriever(memory, max_tokens=300, now=NOW).retrieve(PRICE),
+        MemoryNodeRetriever(chat, max_tokens=300).retrieve("What does Lea do?"),
+    ):
+        assert found
+        for node in found:
+            shown = node.node.get_content(metadata_mode=MetadataMode.LLM)
+            assert "None" not in shown and "elided" not in shown and "memory_id" not in shown
+            assert f"level: {node.node.metadata['level']}" in shown
+            assert {"source", "speaker", "elided"} <= set(node.node.metadata)
+    spoken = MemoryNodeRetriever(chat, max_tokens=300).retrieve("What does Lea do?")
+    assert any("speaker: Ben" in n.node.get_content(metadata_mode=MetadataMode.LLM) for n in spoken)
+    engine = RetrieverQueryEngine.from_args(
+        MemoryNodeRetriever(chat, max_tokens=300), llm=MockLLM()
+    )
+    assert "None" not in str(engine.query("What does Lea do?"))  # MockLLM echoes its prompt
+
+
+def test_from_store_reads_a_namespace_as_it_grows(memory_store):
+    retriever = MemoryNodeRetriever.from_store(memory_store, "ana", max_tokens=200)
+    assert retriever.retrieve("What does Lea do?") == []
+    memory_store.add("ana", all_messages())
+    found = retriever.retrieve("What does Lea do?")
+    context = memory_store.retrieve("ana", "What does Lea do?", max_tokens=200)
+    assert [n.node.node_id for n in found] == [entry.id for entry in context.items]
+    assert any("nurse" in n.node.get_content() for n in found)
+    with pytest.raises(TypeError, match=r"store must be a rerank_plus MemoryStore, got str"):
+        MemoryNodeRetriever.from_store("sqlite:///memory.db", "ana")

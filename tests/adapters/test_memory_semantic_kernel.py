@@ -12,6 +12,7 @@ from semantic_kernel.exceptions import KernelInvokeException
 
 from langchain_rerank_plus.memory import memory_from_parent_document_retriever
 from semantic_kernel_rerank_plus.memory import MemoryPlugin
+from tests.adapters.memory_chat import all_messages
 from tests.adapters.memory_meeting import TURNS, turn_time
 from tests.adapters.test_memory_langchain import meeting_retriever  # noqa: F401 (a fixture)
 
@@ -63,3 +64,15 @@ async def test_bad_input_is_explained(memory):
     with pytest.raises(KernelInvokeException) as raised:
         await recall(MemoryPlugin(memory, now=NOW), query=PRICE, intent="gossip")
     assert "Unknown intent 'gossip'; choose one of" in str(raised.value.__cause__)
+
+
+async def test_from_store_recalls_what_the_namespace_holds_at_each_call(memory_store):
+    plugin = MemoryPlugin.from_store(memory_store, "ana", max_tokens=200)
+    assert (await recall(plugin, query="What does Lea do?")).value == ""
+    memory_store.add("ana", all_messages())
+    result = await recall(plugin, query="What does Lea do?")
+    expected = memory_store.retrieve("ana", "What does Lea do?", max_tokens=200)
+    assert result.value == expected.text and "nurse" in result.value
+    assert plugin.memory_retriever.namespace == "ana"
+    with pytest.raises(TypeError, match=r"store must be a rerank_plus MemoryStore, got Kernel"):
+        MemoryPlugin.from_store(Kernel(), "ana")

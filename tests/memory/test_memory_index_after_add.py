@@ -67,7 +67,8 @@ def test_a_kept_retriever_answers_as_a_new_one_once_the_memory_spans_a_second_da
     for message in chat[60:66]:
         writer.add({**message, "time": message["time"] + timedelta(days=1)})
         assert answers(kept) == answers(MemoryRetriever(memory))
-    assert "2024-03-05" in kept.retrieve("Summarize the conversation", max_tokens=300).text
+    text = kept.retrieve("Summarize the conversation", max_tokens=300).text
+    assert "[L2 #0 2024-03-04 09:00-10:12]" in text  # with the date, as the memory spans two
 
 
 MIXED_LINES = (

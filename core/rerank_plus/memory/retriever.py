@@ -27,6 +27,7 @@ from rerank_plus.memory.context.compose import Composer, context_items
 from rerank_plus.memory.context.coverage import Coverage, Timeline
 from rerank_plus.memory.context.guidance import guidance_for
 from rerank_plus.memory.context.result import Guidance, MemoryContext
+from rerank_plus.memory.context.time_notes import time_notes
 from rerank_plus.memory.index.dense_trust import BLIND_LIKENESS, leaning_lexical
 from rerank_plus.memory.index.memory_index import MemoryIndex
 from rerank_plus.memory.ingest.embedding import as_embedder
@@ -161,13 +162,13 @@ class MemoryRetriever:
                 )
             return self._index
 
-    def _composer(self, index: MemoryIndex) -> Composer:
+    def _composer(self, index: MemoryIndex, trace: Trace | None = None) -> Composer:
+        cache = index.text_cache(self.token_counter)
+        notes = time_notes(index, cache, self.profile.annotate_times, trace)
         return Composer(
-            self.token_counter,
-            index.span_starts,
-            index.spans_days,
-            index.text_cache(self.token_counter),
-        )
+            self.token_counter, index.span_starts, index.spans_days, cache,
+            session_starts=index.session_starts, notes=notes,
+        )  # fmt: skip
 
     async def aretrieve(
         self,
@@ -198,7 +199,7 @@ class MemoryRetriever:
         ``list``, ``current`` or ``plain`` (else it is read from the query).
         """
         max_tokens = check_question(query, max_tokens, intent, shape)
-        moment = parse_time(now, "now") if now is not None else datetime.now(UTC)
+        moment = parse_time(now, "now") or datetime.now(UTC)
         trace = Trace(query)
         if not self.memory.items:
             return _empty(trace, intent or "detail", "The memory is empty.")
@@ -240,7 +241,7 @@ class MemoryRetriever:
         shape: str,
         max_tokens: int,
         index: MemoryIndex,
-        moment: datetime | None,
+        moment: datetime,
         trace: Trace,
     ) -> QueryPlan:
         """The query plan (see :class:`QueryPlan`): policy, tier, vector, filters, fusion."""
@@ -257,7 +258,7 @@ class MemoryRetriever:
         if index.memory.depth == 1:
             notes.append("The memory has no summaries: the context quotes raw messages only.")
         notes += shape_notes(policy, trace)
-        allowed = allowed_items(analysis, intent, index, notes, trace)
+        allowed = allowed_items(analysis, intent, index, notes, trace, now=moment)
         fusion = self._fusion(policy, index, vector, notes, trace)
         search = LevelSearch(
             index, self.reranker, policy, fusion, moment, analysis.entities, vector=vector
@@ -303,7 +304,7 @@ class MemoryRetriever:
             if policy.coverage_blocks
             else None
         )
-        composition = self._composer(plan.index).compose(
+        composition = self._composer(plan.index, trace).compose(
             candidates,
             policy.quotas,
             policy.fill_order,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -25,6 +26,8 @@ from rerank_plus.serve.errors import ApiError
 from rerank_plus.serve.guard import Guard
 from rerank_plus.serve.handlers import rerank_handlers
 from rerank_plus.serve.limits import BodyLimit, Receive, Scope, Send
+from rerank_plus.serve.memory import MemoryService, memory_path_label
+from rerank_plus.serve.memory_routes import add_memory_routes
 from rerank_plus.serve.metrics import MetricsMiddleware, ServerMetrics
 from rerank_plus.serve.parsing import problem
 from rerank_plus.serve.routes import add_routes
@@ -66,25 +69,39 @@ def _one_worker() -> tuple[int, int]:
     return 1, 1
 
 
+def _memory_service(memory: str | Callable[[], Any], settings: ServeSettings) -> MemoryService:
+    if isinstance(memory, str):
+        from rerank_plus.memory.store import open_store
+
+        url = memory
+        return MemoryService(lambda: open_store(url), settings)
+    return MemoryService(memory, settings)
+
+
 def create_app(
     models: Mapping[str, Reranker],
     settings: ServeSettings | None = None,
     *,
     workers: Callable[[], tuple[int, int]] = _one_worker,
+    memory: str | Callable[[], Any] | None = None,
 ) -> FastAPI:
     """The ASGI application serving ``models`` by name under ``settings``; its
     ``state.service.draining`` turns new requests away with 503 during shutdown.
     ``workers()`` says how many of the server's worker processes are up, of how many, for
-    ``/health``."""
+    ``/health``. ``memory``: a memory store's URL, or a function that opens the store (called
+    once in each process that serves), for the ``/v1/memory/...`` endpoints."""
     settings = settings or ServeSettings()
     metrics = ServerMetrics()
     service = RerankService(models, settings, metrics)
+    memories = _memory_service(memory, settings) if memory is not None else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service.open()
         yield
         service.close()  # after uvicorn has let in-flight requests finish
+        if memories is not None:
+            memories.close()
 
     app = RerankApp(
         lifespan=lifespan,
@@ -93,6 +110,7 @@ def create_app(
         version="1",
     )
     app.state.service = service
+    app.state.memory = memories
     app.service = service
 
     @app.exception_handler(ApiError)
@@ -111,6 +129,8 @@ def create_app(
 
     handlers = rerank_handlers(service)
     add_routes(app, handlers, service, metrics=metrics, workers=workers)
+    if memories is not None:
+        add_memory_routes(app, memories)
     paths = frozenset((*RERANK_PATHS, "/health", "/metrics"))
     open_paths = frozenset(("/health", "/metrics"))
     draining = lambda: service.draining  # noqa: E731
@@ -119,7 +139,7 @@ def create_app(
     # key is checked before the body is read.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(Guard, draining=draining, keys=settings.api_keys, open_paths=open_paths)
-    app.add_middleware(MetricsMiddleware, metrics=metrics, paths=paths)
+    app.add_middleware(MetricsMiddleware, metrics=metrics, paths=paths, templates=memory_path_label)
     # The rerank POSTs: the same handlers, metrics, key and limits, without FastAPI.
     app.endpoints = RerankEndpoints(
         handlers,

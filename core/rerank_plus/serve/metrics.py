@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.multiprocess import MultiProcessCollector
@@ -76,16 +77,26 @@ class ServerMetrics:
 
 
 class MetricsMiddleware:
-    """Counts every HTTP request by its route path (never the raw URL: bounded label values).
+    """Counts every HTTP request by its route path (never the raw URL: bounded label values;
+    a path with a parameter in it is counted under its route's template).
 
     The labelled series are looked up once per path and status and kept: ``labels()`` takes a
     lock and builds a key on every call, a visible share of a small request's cost.
     """
 
-    def __init__(self, app: ASGIApp, metrics: ServerMetrics, paths: frozenset[str]) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        metrics: ServerMetrics,
+        paths: frozenset[str],
+        templates: Callable[[str], str | None] | None = None,
+    ) -> None:
         self.app = app
         self.metrics = metrics
         self.paths = paths
+        #: A path outside ``paths`` -> its route's template (``/v1/memory/{namespace}/...``), or
+        #: None for "other".
+        self.templates = templates
         self._per_path: dict[str, tuple[Gauge, Histogram]] = {}
         self._per_status: dict[tuple[str, int], tuple[Counter, Counter | None]] = {}
 
@@ -125,7 +136,9 @@ class MetricsMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        path = scope["path"] if scope["path"] in self.paths else "other"
+        path = scope["path"]
+        if path not in self.paths:
+            path = (self.templates(path) if self.templates is not None else None) or "other"
         status = 500
 
         async def record(message: Message) -> None:

@@ -18,6 +18,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel
 
 from rerank_plus.serve.endpoints import Handler, json_bytes
+from rerank_plus.serve.memory_routes import add_memory_limits
 from rerank_plus.serve.metrics import ServerMetrics
 from rerank_plus.serve.schemas import (
     CohereRerankRequest,
@@ -128,6 +129,7 @@ def add_routes(
                 components.update(found.pop("$defs", {}))
                 components[model.__name__] = found
             _add_limits(components, service.settings)
+            add_memory_limits(components, service.settings)
             app.openapi_schema = schema
         return app.openapi_schema
 

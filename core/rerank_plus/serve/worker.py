@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import socket
 import sys
@@ -39,6 +40,10 @@ class ServeOptions:
     log_level: str = "info"
     #: Where the supervisor writes how many workers are up (none: a single process).
     fleet_file: str | None = None
+    #: A memory store's URL for the ``/v1/memory/...`` endpoints (none: no memory endpoints),
+    #: and the embedder its messages and questions are embedded with (a model name or folder).
+    memory: str | None = None
+    memory_embedder: str | None = None
 
     def to_json(self) -> bytes:
         return json.dumps(dataclasses.asdict(self)).encode()
@@ -60,12 +65,24 @@ def build_app(options: ServeOptions, workers: Callable[[], tuple[int, int]] | No
 
     models = load_models(options.configs)
     warm_up(models)
-    if workers is None:
-        app = create_app(models, options.settings)
-    else:
-        app = create_app(models, options.settings, workers=workers)
+    more: dict[str, Any] = {} if workers is None else {"workers": workers}
+    if options.memory is not None:
+        more["memory"] = functools.partial(
+            open_memory_store, options.memory, options.memory_embedder
+        )
+    app = create_app(models, options.settings, **more)
+    if app.state.memory is not None:
+        app.state.memory.store()  # opened in this process, before it serves: a bad URL fails now
     settle_heap()
     return app
+
+
+def open_memory_store(url: str, embedder: str | None) -> Any:
+    """The memory store a server process answers ``/v1/memory/...`` from (its summaries built
+    by the store's background thread)."""
+    from rerank_plus.memory.store import open_store
+
+    return open_store(url, embedder=embedder)
 
 
 def read_fleet(path: Path) -> Callable[[], tuple[int, int]]:

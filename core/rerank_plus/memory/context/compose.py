@@ -2,8 +2,9 @@
 
 Three blocks: ``overview`` (high-level summaries), ``extracts`` (window summaries under them),
 ``quotes`` (verbatim messages), shown in the policy's ``show_order``. Each item gets a header
-with its level, index and time; consecutive quotes share one header and each line names its
-speaker. Summaries are chronological inside their block; quotes come in stretches of
+with its level, index and time (a summary's: the span it covers); consecutive quotes share one
+header (a new session, or a new day where headers carry dates, starts a new one) and each line
+names its speaker. Summaries are chronological inside their block; quotes come in stretches of
 consecutive messages, each stretch chronological, the stretch with the best-scored quote
 first and starting at that quote (what led up to it follows as a stretch of its own): the
 strongest evidence leads (readers and models attend most to the start of a context). The
@@ -30,6 +31,7 @@ from rerank_plus.memory.context.render import TITLES, render
 from rerank_plus.memory.context.result import ContextItem
 from rerank_plus.memory.context.state import FillState, Placed
 from rerank_plus.memory.context.texts import ItemTexts
+from rerank_plus.memory.context.time_notes import TimeNotes
 from rerank_plus.memory.index.text_cache import TextCache
 from rerank_plus.memory.model.items import MemoryItem
 from rerank_plus.memory.policy import BLOCKS
@@ -55,10 +57,17 @@ class Composer:
         span_start: Mapping[str, int],
         with_date: bool,
         cache: TextCache | None = None,
+        *,
+        session_starts: Collection[int] = frozenset(),
+        notes: TimeNotes | None = None,
     ) -> None:
+        """``with_date``, ``session_starts``, ``notes``: how quotes are dated (see
+        :class:`ItemTexts`)."""
         self.counter = counter
         self.span_start = span_start
-        self.texts = ItemTexts(counter, with_date, cache)
+        self.texts = ItemTexts(
+            counter, with_date, cache, session_starts=session_starts, notes=notes
+        )
         self.coverage_fill = CoverageFill(self.texts)
 
     def prepare(self, items: Iterable[MemoryItem], coverage: Coverage | None = None) -> None:
@@ -145,9 +154,7 @@ class Composer:
                     trace.reject(item.id, "already in the context", block=block)
                 continue
             text, cost = found
-            joins = block == "quotes" and (
-                item.index - 1 in state.quote_indices or item.index + 1 in state.quote_indices
-            )
+            joins = block == "quotes" and self._joins(item, state)
             cost += 0 if joins else known.header_tokens
             cost += 0 if opened else title
             if cost > allowance:
@@ -162,8 +169,17 @@ class Composer:
             if coverage is not None:
                 state.covered.update(*coverage.terms_of(item))
             if block == "quotes":
-                state.quote_indices.add(item.index)
+                state.quotes[item.index] = item
         return max(0.0, allowance)
+
+    def _joins(self, item: MemoryItem, state: FillState) -> bool:
+        """Whether quote ``item`` joins a stretch already accepted (and needs no header)."""
+        before = state.quotes.get(item.index - 1)
+        after = state.quotes.get(item.index + 1)
+        follows = self.texts.follows
+        return (before is not None and follows(before, item)) or (
+            after is not None and follows(item, after)
+        )
 
     def _render(
         self,

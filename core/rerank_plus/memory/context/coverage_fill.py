@@ -84,7 +84,7 @@ class CoverageFill:
             if coverage.timeline is not None and item.id in coverage.timeline.places:
                 state.places.append(coverage.timeline.places[item.id])
             if block == "quotes":
-                state.quote_indices.add(item.index)
+                state.quotes[item.index] = item
         state.opened.add(block)
         return max(0.0, allowance - cost)
 

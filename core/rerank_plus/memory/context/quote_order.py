@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rerank_plus.memory.context.render import stretches_best_first
+from rerank_plus.memory.context.render import QuoteOrder, stretches_best_first
 from rerank_plus.memory.context.state import Placed
+from rerank_plus.memory.model.items import MemoryItem
+
+Follows = Callable[[MemoryItem, MemoryItem], bool]
 
 #: A stretch is about the question's subject when its best quote scores at least this share of
 #: the best stretch's. Half: the statements of a changed fact score alike (they name the same
@@ -23,11 +26,12 @@ from rerank_plus.memory.context.state import Placed
 ABOUT_THE_SUBJECT = 0.5
 
 
-def runs_of(members: Sequence[Placed]) -> list[list[Placed]]:
-    """``members`` cut into runs of consecutive messages, in their order."""
+def runs_of(members: Sequence[Placed], follows: Follows) -> list[list[Placed]]:
+    """``members`` cut into runs (``follows``: whether a message continues the run another
+    ends), in their order."""
     runs: list[list[Placed]] = []
     for entry in members:
-        if runs and entry.hit.item.index == runs[-1][-1].hit.item.index + 1:
+        if runs and follows(runs[-1][-1].hit.item, entry.hit.item):
             runs[-1].append(entry)
         else:
             runs.append([entry])
@@ -44,10 +48,10 @@ def _newest(run: Sequence[Placed]) -> tuple[float, int]:
     return (last.time.timestamp() if last.time is not None else float("-inf"), last.index)
 
 
-def newest_about_first(members: Sequence[Placed]) -> list[Placed]:
+def newest_about_first(members: Sequence[Placed], follows: Follows) -> list[Placed]:
     """:func:`stretches_best_first`, then the stretches about the subject moved to the front,
     the newest first (see the module docstring)."""
-    runs = runs_of(stretches_best_first(members))
+    runs = runs_of(stretches_best_first(members, follows), follows)
     if not runs:
         return []
     top = max(_best(run) for run in runs)
@@ -58,7 +62,7 @@ def newest_about_first(members: Sequence[Placed]) -> list[Placed]:
 
 
 #: The quote orders a policy's ``quote_order`` names.
-QUOTE_ORDERS: dict[str, Callable[[Sequence[Placed]], list[Placed]]] = {
+QUOTE_ORDERS: dict[str, QuoteOrder] = {
     "best_first": stretches_best_first,
     "newest_first": newest_about_first,
 }

@@ -1,5 +1,7 @@
 """The context's text: each block under its title in the policy's show order, summaries in
-order of the conversation, quotes in stretches (the best first), each item under its header.
+order of the conversation, quotes in stretches (the best first), each item under its header:
+a stretch breaks where a session or (with dates) a day starts, so every quote's date is in its
+own header.
 """
 
 from __future__ import annotations
@@ -9,6 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from rerank_plus.memory.context.state import Placed
 from rerank_plus.memory.context.texts import ItemTexts
 from rerank_plus.memory.model.items import MemoryItem
+
+#: Orders the quotes: the placed quotes (sorted by place) and whether a message continues the
+#: run another ends -> the quotes in shown order.
+QuoteOrder = Callable[[Sequence[Placed], Callable[[MemoryItem, MemoryItem], bool]], list[Placed]]
 
 TITLES = {
     "overview": "Overview (summaries):",
@@ -29,7 +35,7 @@ def render(
     span_start: Mapping[str, int],
     placed: list[Placed],
     show_order: Sequence[str],
-    quote_order: Callable[[Sequence[Placed]], list[Placed]] | None = None,
+    quote_order: QuoteOrder | None = None,
 ) -> tuple[str, dict[str, dict[str, int]], list[Placed], int]:
     """The context's text, its spend per block and label, the items in shown order, and
     the words and marks :func:`approximate_tokens` counts in the text (meaningful with that
@@ -46,7 +52,7 @@ def render(
             key=lambda p: (span_start.get(p.hit.item.id, 0), -p.hit.item.level),
         )
         if block == "quotes":
-            members = (quote_order or stretches_best_first)(members)
+            members = (quote_order or stretches_best_first)(members, texts.follows)
         if not members:
             continue
         shown_order += members
@@ -58,11 +64,11 @@ def render(
         for position, entry in enumerate(members):
             item = entry.hit.item
             if block == "quotes":
-                run_continues = previous is not None and item.index == previous.index + 1
+                run_continues = previous is not None and texts.follows(previous, item)
                 if not run_continues:
                     run_end = item
                     for later in members[position + 1 :]:
-                        if later.hit.item.index != run_end.index + 1:
+                        if not texts.follows(run_end, later.hit.item):
                             break
                         run_end = later.hit.item
                     header = texts.header(item, run_end if run_end is not item else None)
@@ -89,8 +95,11 @@ def render(
     return "\n".join(lines), spend, shown_order, pieces
 
 
-def stretches_best_first(members: Sequence[Placed]) -> list[Placed]:
-    """Quotes in runs of consecutive messages, the run holding the best-scored quote first and
+def stretches_best_first(
+    members: Sequence[Placed], follows: Callable[[MemoryItem, MemoryItem], bool]
+) -> list[Placed]:
+    """Quotes in runs of consecutive messages (``follows``: whether a message continues the
+    run the other ends), the run holding the best-scored quote first and
     starting at that quote (the messages that led up to it follow as a run of their own), the
     other runs by their best quote, each run in order: the strongest evidence leads and every
     stretch still reads as said.
@@ -102,7 +111,7 @@ def stretches_best_first(members: Sequence[Placed]) -> list[Placed]:
     dropped)."""
     runs: list[list[Placed]] = []
     for entry in members:
-        if runs and entry.hit.item.index == runs[-1][-1].hit.item.index + 1:
+        if runs and follows(runs[-1][-1].hit.item, entry.hit.item):
             runs[-1].append(entry)
         else:
             runs.append([entry])

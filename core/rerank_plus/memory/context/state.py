@@ -6,6 +6,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from rerank_plus.memory.context.coverage import Coverage
+from rerank_plus.memory.model.items import MemoryItem
 from rerank_plus.memory.retrieve.search import Hit
 
 
@@ -25,7 +26,8 @@ class FillState:
     accepted: list[Placed] = field(default_factory=list)
     placed_ids: set[str] = field(default_factory=set)
     shown: set[str] = field(default_factory=set)
-    quote_indices: set[int] = field(default_factory=set)
+    #: the accepted quotes by message index (what a new quote's stretch reads)
+    quotes: dict[int, MemoryItem] = field(default_factory=dict)
     opened: set[str] = field(default_factory=set)
     #: the terms of what is shown (read by a coverage fill only)
     covered: set[str] = field(default_factory=set)

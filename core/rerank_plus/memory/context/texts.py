@@ -4,10 +4,11 @@ counts, all kept across queries in the index's text cache."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import NamedTuple
 
+from rerank_plus.memory.context.time_notes import TimeNotes
 from rerank_plus.memory.index.text_cache import TextCache
 from rerank_plus.memory.model.items import MemoryItem
 
@@ -42,6 +43,17 @@ def _clock(moment: datetime | None, with_date: bool) -> str:
     return moment.strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
 
 
+def _span(first: datetime | None, last: datetime | None, with_date: bool) -> str:
+    """A summary's time span: "2024-05-02 09:31-10:12", across days "2024-05-02 23:50 to
+    2024-05-03 00:40" (the date only where the memory spans days)."""
+    start = _clock(first, with_date)
+    if first is None or last is None or last == first:
+        return start
+    if with_date and last.date() != first.date():
+        return f"{start} to {_clock(last, True)}"
+    return f"{start}-{last:%H:%M}"
+
+
 class Known(NamedTuple):
     """What the fill reads of an item, kept across queries (one lookup per candidate): its
     sentences' folded forms, its whole text, the token counts of its whole line and header, and
@@ -56,26 +68,58 @@ class Known(NamedTuple):
 
 class ItemTexts:
     """Headers, lines and shown texts of items, counted with ``counter`` (see the module
-    docstring); ``with_date`` puts the date in headers (a memory that spans several days)."""
+    docstring); ``with_date`` puts the date in headers (a memory that spans several days).
+
+    Quotes run in stretches of consecutive messages under one header, and a stretch breaks
+    where a session starts (``session_starts``, message indices) or, with dates, where the
+    day changes, so that every quote's date is in its own header. ``notes`` dates the relative
+    times of quoted messages ("yesterday [2024-05-07]"; None: left as said)."""
 
     def __init__(
-        self, counter: Callable[[str], int], with_date: bool, cache: TextCache | None = None
+        self,
+        counter: Callable[[str], int],
+        with_date: bool,
+        cache: TextCache | None = None,
+        *,
+        session_starts: Collection[int] = frozenset(),
+        notes: TimeNotes | None = None,
     ) -> None:
         self.counter = counter
         self.with_date = with_date
+        self.session_starts = session_starts
+        self.notes = notes
         self.cache = cache if cache is not None and cache.counter is counter else TextCache(counter)
-        self._knowns: dict[str, Known] = self.cache.table(("known", with_date), of_item_alone=True)
+        self._line = "line" if notes is None else "dated line"
+        self._knowns: dict[str, Known] = self.cache.table(
+            ("known", with_date, self._line), of_item_alone=True
+        )
         self._partials: dict[str, dict[tuple[int, ...], str]] = self.cache.table(
             ("partial",), of_item_alone=True
         )
 
     def header(self, item: MemoryItem, last: MemoryItem | None = None) -> str:
+        """A quote's (or a stretch's, to ``last``) header with its first message's time, a
+        summary's with the span it covers."""
         number = f"#{item.index}" if last is None else f"#{item.index}-{last.index}"
-        moment = _clock(item.time, self.with_date)
+        if item.level:
+            moment = _span(item.time, item.end_time, self.with_date)
+        else:
+            moment = _clock(item.time, self.with_date)
         return f"[{item.label()} {number}{' ' + moment if moment else ''}]"
 
-    @staticmethod
-    def line(item: MemoryItem, text: str) -> str:
+    def follows(self, previous: MemoryItem, item: MemoryItem) -> bool:
+        """Whether quote ``item`` continues the stretch ``previous`` ends, under its header:
+        the next message, in the same session and, where headers carry dates, on the same
+        day."""
+        if item.index != previous.index + 1 or item.index in self.session_starts:
+            return False
+        if self.with_date and item.time is not None and previous.time is not None:
+            return item.time.date() == previous.time.date()
+        return True
+
+    def line(self, item: MemoryItem, text: str) -> str:
+        if self.notes is not None and item.level == 0:
+            text = self.notes.dated(item, text)
         return f"{item.speaker}: {text}" if item.speaker else text
 
     def partial_text(self, item: MemoryItem, positions: list[int]) -> tuple[str, list[int]]:
@@ -99,10 +143,10 @@ class ItemTexts:
 
     def line_tokens(self, item: MemoryItem, text: str) -> int:
         if text is self.cache.whole(item):  # kept per item: not built nor hashed again
-            return self.cache.tokens_of((item.id, "line"), lambda: self.line(item, text))
+            return self.cache.tokens_of((item.id, self._line), lambda: self.line(item, text))
         # keyed by the text, not the line: a part of an item shown before is the same string
         # (its hash kept), and the line is not built again
-        return self.cache.tokens_of((item.id, "line", text), lambda: self.line(item, text))
+        return self.cache.tokens_of((item.id, self._line, text), lambda: self.line(item, text))
 
     def known(self, item: MemoryItem) -> Known:
         found = self._knowns.get(item.id)

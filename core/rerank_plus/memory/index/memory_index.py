@@ -192,6 +192,12 @@ class MemoryIndex:
         context is spread over (see :class:`~rerank_plus.memory.context.coverage.Timeline`)."""
         return tables.places(self.memory)
 
+    @cached_property
+    def session_starts(self) -> frozenset[int]:
+        """The messages that start a session (see :func:`.tables.session_starts`): a quoted
+        stretch breaks there."""
+        return tables.session_starts(self.memory)
+
     def sentence_terms(self, item: MemoryItem) -> tuple[frozenset[str], ...]:
         """The analyzed terms of each of ``item``'s sentences, in its own language
         (:func:`~rerank_plus.memory.index.item_readings.sentence_terms`); kept for every

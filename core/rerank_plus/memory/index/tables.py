@@ -109,3 +109,19 @@ def places(memory: Memory) -> dict[str, float]:
         if spots:
             found[window.id] = sum(spots) / len(spots)
     return found
+
+
+def session_starts(memory: Memory) -> frozenset[int]:
+    """The index of each message that starts a session after the first (a window whose
+    ``signals["session"]`` differs from the last one named before it); none where the windows
+    name no sessions (a memory without times, or built elsewhere)."""
+    starts: set[int] = set()
+    previous = None
+    for window in memory.level(1):
+        session = window.signals.get("session")
+        if session is None:
+            continue
+        if previous is not None and session != previous and window.covers:
+            starts.add(memory.get(window.covers[0]).index)
+        previous = session
+    return frozenset(starts)

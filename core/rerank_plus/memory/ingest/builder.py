@@ -279,6 +279,7 @@ class MemoryBuilder:
         children: Sequence[MemoryItem],
         opened_by: str | None = None,
         memory: Memory | None = None,
+        session: int | None = None,
     ) -> MemoryItem:
         """Summarize and assemble the item; remembers the sentences it kept (as candidates
         for the level above: the very source sentences when it kept them verbatim, else its
@@ -299,6 +300,7 @@ class MemoryBuilder:
             request.sentences,
             topics,
             opened_by=opened_by,
+            session=session,
             memory=memory,
         )
         embedding = self.summary_vector(verbatim) if verbatim is not None else None

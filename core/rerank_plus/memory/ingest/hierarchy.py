@@ -37,7 +37,9 @@ def summarize_window(
     children = [message.item for message in read]
     candidates = [sentence for message in read for sentence in message.sentences]
     request = builder.request(1, index, children, candidates, window.words)
-    return builder.summary(request, children, opened_by=window.opened_by)
+    return builder.summary(
+        request, children, opened_by=window.opened_by, session=window.timed_session
+    )
 
 
 def summarize_group(
@@ -125,6 +127,7 @@ def build_memory(
     window_words: int = 250,
     min_window_words: int | None = None,
     time_gap: timedelta = timedelta(minutes=30),
+    session_gap: timedelta = timedelta(hours=4),
     shift_ratio: float = 0.5,
     fan_out: int = 4,
     top_items: int = 4,
@@ -147,7 +150,7 @@ def build_memory(
             :class:`PrecomputedSummaries`, a LlamaIndex or LangChain LLM or a callable from a
             prompt to text (wrapped in an LLMSummarizer), or any object with
             ``summarize(request)``.
-        window_words, min_window_words, time_gap, shift_ratio, fan_out, top_items,
+        window_words, min_window_words, time_gap, session_gap, shift_ratio, fan_out, top_items,
             summary_ratio, summary_min_words, summary_max_words: see :class:`BuildSettings`.
         on_summary_error: ``"raise"`` (a :class:`SummaryError` naming the summary) or
             ``"extractive"`` (keep the extractive summary; the item's
@@ -169,6 +172,7 @@ def build_memory(
         window_words=window_words,
         min_window_words=min_window_words,
         time_gap=time_gap,
+        session_gap=session_gap,
         shift_ratio=shift_ratio,
         fan_out=fan_out,
         top_items=top_items,

@@ -62,10 +62,12 @@ def _resume(builder: MemoryBuilder, memory: Memory) -> None:
     builder.kept = {}
     last = memory.level(1)[-1]
     children = memory.children(last.id)
-    window = OpenWindow(start=len(messages))
+    session = last_session(memory.level(1))
+    window = OpenWindow(len(messages), session=session)
     builder.window_messages = []
     if children and children[-1].index == len(messages) - 1 and all(c.level == 0 for c in children):
-        window = OpenWindow(children[0].index, str(last.signals.get("opened_by", "start")))
+        opened_by = str(last.signals.get("opened_by", "start"))
+        window = OpenWindow(children[0].index, opened_by, session)
         builder.window_messages = read[children[0].index :]
         builder.embed(
             text
@@ -75,6 +77,15 @@ def _resume(builder: MemoryBuilder, memory: Memory) -> None:
         for message in builder.window_messages:
             window.add(builder.turn(message, count=False))
     builder.segmenter = Segmenter(builder.settings, window)
+
+
+def last_session(windows: Sequence[MemoryItem]) -> int:
+    """The session the last of ``windows`` is in: the last one a window names (0 if none)."""
+    for window in reversed(windows):
+        session = window.signals.get("session")
+        if isinstance(session, int) and not isinstance(session, bool):
+            return session
+    return 0
 
 
 def _changed_windows(

@@ -1,4 +1,4 @@
-"""Windows of messages (level 1): cut at time gaps, at a size limit and at topic shifts.
+"""Windows of messages (level 1): cut at sessions, time gaps, a size limit and topic shifts.
 
 The rule is causal, one message at a time, looking only at the open window: that is what lets
 ``MemoryWriter.add`` extend or close the last window exactly as a build from scratch would have.
@@ -18,7 +18,7 @@ from rerank_plus.memory.ingest.settings import BuildSettings
 from rerank_plus.memory.ingest.vectors import add_into, cosine
 
 #: Why a window was opened (recorded in the window's ``signals["opened_by"]``).
-START, TIME_GAP, SIZE, TOPIC_SHIFT = "start", "time gap", "size", "topic shift"
+START, SESSION, TIME_GAP, SIZE, TOPIC_SHIFT = "start", "session", "time gap", "size", "topic shift"
 
 #: A message must have this many words and distinct terms to count as topic evidence.
 INFORMATIVE_WORDS = 5
@@ -37,11 +37,13 @@ class Turn:
 
 @dataclass(slots=True)
 class OpenWindow:
-    """The window being filled: its turns, size, last time, centroid and the similarity each
-    informative turn had with the centroid when it arrived (None for the others)."""
+    """The window being filled: its session (see :class:`.BuildSettings`), turns, size, last
+    time, centroid and the similarity each informative turn had with the centroid when it
+    arrived (None for the others)."""
 
     start: int
     opened_by: str = START
+    session: int = 0
     turns: list[Turn] = field(default_factory=list)
     arrivals: list[float | None] = field(default_factory=list)
     words: int = 0
@@ -52,6 +54,11 @@ class OpenWindow:
     def size(self) -> int:
         return len(self.turns)
 
+    @property
+    def timed_session(self) -> int | None:
+        """The window's session, or None when none of its messages has a time."""
+        return self.session if self.last_time is not None else None
+
     def _expected(self) -> float | None:
         known = [value for value in self.arrivals if value is not None]
         return sum(known) / len(known) if known else None
@@ -60,9 +67,12 @@ class OpenWindow:
         """Why ``turn`` opens a new window, or None if it joins this one."""
         if not self.turns:
             return None
-        known = turn.time is not None and self.last_time is not None
-        if known and turn.time - self.last_time > settings.time_gap:  # type: ignore[operator]
-            return TIME_GAP
+        if turn.time is not None and self.last_time is not None:
+            gap = turn.time - self.last_time
+            if gap > settings.session_gap:
+                return SESSION
+            if gap > settings.time_gap:
+                return TIME_GAP
         if self.words + turn.words > settings.window_words:
             return SIZE
         expected = self._expected()
@@ -114,8 +124,8 @@ class OpenWindow:
 
     def split(self, position: int) -> tuple[OpenWindow, OpenWindow]:
         """The window's head (closed) and its tail, a new window opened by a topic shift."""
-        head = OpenWindow(self.start, self.opened_by)
-        tail = OpenWindow(self.start + position, TOPIC_SHIFT)
+        head = OpenWindow(self.start, self.opened_by, self.session)
+        tail = OpenWindow(self.start + position, TOPIC_SHIFT, self.session)
         for turn in self.turns[:position]:
             head.add(turn)
         for turn in self.turns[position:]:
@@ -142,7 +152,8 @@ class Segmenter:
             split = self.window.best_split(self.settings) if reason == SIZE else None
             if split is None:
                 closed.append(self.window)
-                self.window = OpenWindow(start=position, opened_by=reason)
+                session = self.window.session + (reason == SESSION)
+                self.window = OpenWindow(position, reason, session)
                 break
             head, self.window = self.window.split(split)
             closed.append(head)

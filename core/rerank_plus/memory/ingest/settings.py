@@ -14,9 +14,15 @@ SUMMARY_ERROR_MODES = ("raise", "extractive")
 class BuildSettings:
     """How messages become windows and windows become levels.
 
+    A pause longer than ``session_gap`` (four hours: longer than a lunch break or any pause
+    inside one sitting, shorter than a night) starts a new *session*; windows never cross one,
+    and each window's ``signals["session"]`` numbers its session (0 first; absent for a window
+    whose messages have no times). Messages without times have no sessions; a message dated
+    before the one before it does not start one (gaps are measured forward).
+
     Windows (level 1) close before ``window_words`` words of messages would be exceeded, at a
-    time gap longer than ``time_gap``, and, once they hold ``min_window_words`` (None: 48% of
-    ``window_words``, 120 of the default 250), at a topic
+    time gap longer than ``time_gap``, at a new session, and, once they hold
+    ``min_window_words`` (None: 48% of ``window_words``, 120 of the default 250), at a topic
     shift: an informative message whose similarity to the window so far falls below
     ``shift_ratio`` times the window's own mean similarity (a relative drop, so the same rule
     works for embeddings and for term vectors). Each higher level groups ``fan_out``
@@ -28,6 +34,7 @@ class BuildSettings:
     window_words: int = 250
     min_window_words: int | None = None
     time_gap: timedelta = timedelta(minutes=30)
+    session_gap: timedelta = timedelta(hours=4)
     shift_ratio: float = 0.5
     fan_out: int = 4
     top_items: int = 4
@@ -66,11 +73,13 @@ class BuildSettings:
                 f"summary_min_words ({self.summary_min_words}) is above summary_max_words "
                 f"({self.summary_max_words})."
             )
-        if not isinstance(self.time_gap, timedelta) or self.time_gap <= timedelta(0):
-            raise ValueError(
-                f"time_gap must be a positive timedelta, e.g. timedelta(minutes=30), got "
-                f"{self.time_gap!r}."
-            )
+        for name, example in (("time_gap", "minutes=30"), ("session_gap", "hours=4")):
+            value = getattr(self, name)
+            if not isinstance(value, timedelta) or value <= timedelta(0):
+                raise ValueError(
+                    f"{name} must be a positive timedelta, e.g. timedelta({example}), got "
+                    f"{value!r}."
+                )
         for name in ("shift_ratio", "summary_ratio"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:

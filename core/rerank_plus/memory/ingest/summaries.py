@@ -102,10 +102,12 @@ def summary_item(
     topics: tuple[str, ...],
     *,
     opened_by: str | None = None,
+    session: int | None = None,
     memory: Memory | None = None,
 ) -> MemoryItem:
     """The summary of ``children`` at ``level``, position ``index`` (``memory``: where
-    children without coverage signals find their messages)."""
+    children without coverage signals find their messages; ``session``: a window's session,
+    see :class:`.BuildSettings`)."""
     coverage = Coverage.of(children, memory)
     times = [child.time for child in children if child.time is not None]
     ends = [child.end_time or child.time for child in children]
@@ -129,6 +131,8 @@ def summary_item(
     }
     if opened_by is not None:
         signals["opened_by"] = opened_by
+    if session is not None:
+        signals["session"] = session
     kept = summary.kept_sentences
     extras: dict[str, Any] = {"summarizer": summary.summarizer, "source_sentences": len(candidates)}
     if kept is not None:

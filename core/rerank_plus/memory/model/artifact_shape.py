@@ -59,7 +59,9 @@ def _json_vector(values: Any, where: str) -> list[float]:
     return vector
 
 
-def _item_to_dict(item: MemoryItem, where: str, embeddings: bool) -> dict[str, Any]:
+def item_to_dict(item: MemoryItem, where: str, embeddings: bool) -> dict[str, Any]:
+    """One item as the file's JSON object (``where`` names it in errors); its level is where
+    the object sits, so it is not written."""
     data: dict[str, Any] = {"id": item.id, "index": item.index, "text": item.text}
     if item.covers:
         data["covers"] = list(item.covers)
@@ -92,11 +94,11 @@ def memory_to_dict(memory: Memory, *, embeddings: bool = True) -> dict[str, Any]
 'text': 'Hi'}], 'levels': []}
     """
     messages = [
-        _item_to_dict(item, f"messages[{n}]", embeddings) for n, item in enumerate(memory.messages)
+        item_to_dict(item, f"messages[{n}]", embeddings) for n, item in enumerate(memory.messages)
     ]
     levels = [
         [
-            _item_to_dict(item, f"levels[{level - 1}][{n}]", embeddings)
+            item_to_dict(item, f"levels[{level - 1}][{n}]", embeddings)
             for n, item in enumerate(memory.level(level))
         ]
         for level in range(1, memory.depth)

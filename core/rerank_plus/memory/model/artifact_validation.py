@@ -119,7 +119,9 @@ _READERS: dict[str, Callable[[Any, str], Any]] = {
 }
 
 
-def _item_from_dict(data: Any, level: int, index: int, where: str) -> MemoryItem:
+def item_from_dict(data: Any, level: int, index: int, where: str) -> MemoryItem:
+    """The item at ``level`` and ``index`` that the JSON object ``data`` describes, checked
+    field by field (``where`` names it in errors)."""
     if not isinstance(data, dict):
         raise MemoryFormatError(
             f"{where} is {type(data).__name__}, not an object with at least id and text."
@@ -239,6 +241,6 @@ def memory_from_dict(data: Mapping[str, Any] | Any) -> Memory:
             )
         for index, entry in enumerate(row):
             where = f"{name}[{index}]"
-            placed.append((_item_from_dict(entry, level, index, where), where))
+            placed.append((item_from_dict(entry, level, index, where), where))
     _check_links(placed)
     return Memory(item for item, _ in placed)

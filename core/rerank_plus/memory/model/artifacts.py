@@ -46,14 +46,22 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from rerank_plus.memory.errors import MemoryFormatError
 from rerank_plus.memory.model.artifact_shape import FORMAT, VERSION, memory_to_dict
 from rerank_plus.memory.model.artifact_validation import memory_from_dict
 from rerank_plus.memory.model.memory import Memory
 
-__all__ = ["FORMAT", "VERSION", "load_memory", "memory_from_dict", "memory_to_dict", "save_memory"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "check_save_target",
+    "load_memory",
+    "memory_from_dict",
+    "memory_to_dict",
+    "save_memory",
+]
 
 
 def _reader(path: Path) -> IO[str]:
@@ -72,13 +80,38 @@ def save_memory(memory: Memory, path: str | os.PathLike[str], *, embeddings: boo
     file has one writer: two processes that each load, add and save the same file keep whichever
     saved last, whole. For several writers, use a memory store.
     """
+    target = check_save_target(path)
+    data = memory_to_dict(memory, embeddings=embeddings)
+    try:
+        _write(data, target)
+    except OSError as error:  # a full disk, a folder we may not write in: name the target
+        reason = error.strerror or str(error)
+        named = type(error)(f"cannot save the memory to {target}: {reason}.")
+        named.errno = error.errno
+        raise named from error
+    return target
+
+
+def check_save_target(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a place :func:`save_memory` can write to, checked before any work (a
+    command line checks its output before it builds), or an error naming it and the fix."""
     target = Path(path)
     if not target.parent.is_dir():
         raise FileNotFoundError(
             f"cannot save the memory to {target}: the folder {target.parent} does not exist; "
             "create it first."
         )
-    data = memory_to_dict(memory, embeddings=embeddings)
+    if target.is_dir():
+        raise IsADirectoryError(
+            f"cannot save the memory to {target}: it is a folder; give a file name such as "
+            f"{target / 'memory.json'}."
+        )
+    return target
+
+
+def _write(data: dict[str, Any], target: Path) -> None:
+    """``data`` as JSON in a temporary file of its own beside ``target``, flushed to disk, then
+    moved into place."""
     handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
     partial = Path(name)
     try:
@@ -98,7 +131,6 @@ def save_memory(memory: Memory, path: str | os.PathLike[str], *, embeddings: boo
         _sync_folder(target.parent)
     finally:
         partial.unlink(missing_ok=True)
-    return target
 
 
 def _mode(target: Path) -> int:

@@ -6,14 +6,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
 from typing import Any
 
 from rerank_plus.analysis.script import script_class
-from rerank_plus.memory.query.cues import lexicon_pattern, spaced, words_pattern
+from rerank_plus.memory.query.cues import spaced, words_pattern
 from rerank_plus.memory.query.folding import WORD_CHARACTER, fold
 from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
 
@@ -28,6 +28,12 @@ class Expression:
     language: str | None
     parts: dict[str, Any]
 
+
+#: The kinds a message's dating reads (the query grammar's and the ``[annotation]`` table's
+#: times ahead, :mod:`.time_annotations`): no clock time, date, month or lone weekday.
+DATED_KINDS = frozenset(
+    {"ago", "last_n", "previous_weekday", "previous_period", "current_period", "day_part", "day"}
+)
 
 #: Clock times and ISO dates have digits: without one, their patterns are not run.
 _DIGIT = re.compile(r"\d")
@@ -89,6 +95,15 @@ class _LanguagePatterns:
     days: list[tuple[int, re.Pattern[str]]]
     parts: list[tuple[str, re.Pattern[str]]]
     numbers: dict[str, int]
+    #: What dating a message reads (:mod:`.time_annotations`): the patterns of the kinds it
+    #: dates, with the ``[annotation]`` table's times ahead ("tomorrow", "in 3 days"), the
+    #: words without which none can match (no month: a month alone is not dated, and "may"
+    #: is a common word), and the days ahead.
+    dating: tuple[tuple[str, re.Pattern[str]], ...]
+    dating_trigger: re.Pattern[str]
+    ahead_days: list[tuple[int, re.Pattern[str]]]
+    #: Words that may point either way in running text (never annotated), or None.
+    either_way: re.Pattern[str] | None
 
 
 def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
@@ -126,9 +141,31 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
         *(words for words, _, _ in lexicon.day_parts),
         *lexicon.months,
     ]
+    dating_words = trigger_words[: -len(lexicon.months) or None]
     if lexicon.clock_times:  # a clock's hour, in digits or words ("14点", "三点")
         trigger_words += [r"\d+", *map(re.escape, lexicon.numbers)]
     trigger = words_pattern([f"(?:{words})" for words in trigger_words], apart=apart)
+    dating = [
+        (kind, pattern)
+        for kind, pattern in patterns
+        if kind in DATED_KINDS or kind.startswith("fixed_part:")
+    ]
+    dating += [
+        *templates("after_n", lexicon.after_n),
+        *templates("next_period", lexicon.next_period),
+    ]
+    if lexicon.days_ahead:
+        days_ahead = "|".join(fold(words) for words in lexicon.days_ahead.values())
+        dating.append(("day_ahead", _word(rf"(?P<day>{days_ahead})", apart)))
+        dating_words += lexicon.days_ahead.values()
+    if not apart:  # a unit after digits ("3日前"): no boundary falls between them
+        dating_words.append(r"\d+")
+    dating_trigger = words_pattern([f"(?:{words})" for words in dating_words], apart=apart)
+    either_way = (
+        re.compile("|".join(f"(?:{fold(words)})" for words in lexicon.either_way))
+        if lexicon.either_way
+        else None
+    )
     return _LanguagePatterns(
         language,
         re.compile(script_class(lexicon.script)) if lexicon.script else None,
@@ -141,6 +178,10 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
         _alternation(dict(lexicon.days)),
         _alternation(dict(lexicon.parts)),
         numbers,
+        tuple(dating),
+        re.compile(dating_trigger),
+        _alternation(dict(lexicon.days_ahead)),
+        either_way,
     )
 
 
@@ -186,92 +227,6 @@ def _shared_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 
 @cache
-def since_before() -> re.Pattern[str]:
-    """ "since" before a time (or leading its match: "since May", where a month needs its
-    lead word)."""
-    since = lexicon_pattern(list(LEXICONS.values()), lambda lex: lex.since)
-    return re.compile(rf"(?:(?:{since})\s*$|^(?:{since})\s)")
-
-
-@dataclass(frozen=True)
-class _RangeWords:
-    """Every lexicon's range words, each where it may stand: outside the two times or taken in
-    by one ("da marzo", "수요일까지")."""
-
-    opening: re.Pattern[str]  # ends where the first time starts
-    opening_lead: re.Pattern[str]  # leads the first time's text
-    inner: re.Pattern[str]  # the whole text between the two times
-    inner_lead: re.Pattern[str]  # leads the second time's text
-    ending: re.Pattern[str]  # ends the first time's text
-    closing: re.Pattern[str]  # starts where the second time ends
-    closing_tail: re.Pattern[str]  # ends the second time's text
-
-
-@cache
-def _range_words() -> _RangeWords:
-    lexicons = list(LEXICONS.values())
-
-    def words(field: Callable[[Lexicon], tuple[str, ...]]) -> str:
-        return lexicon_pattern(lexicons, field)
-
-    # before the first time, a space where the language writes one ("between Monday", "从周一")
-    opening = "|".join(
-        words_pattern(found, apart=apart) + (r"\s+$" if apart else r"\s*$")
-        for apart in (True, False)
-        if (found := [f for lex in lexicons if lex.spaced is apart for f in lex.range_opening])
-    )
-    endings = "|".join(spaced(fold(e)) for lex in lexicons for e in lex.range_endings)
-    return _RangeWords(
-        re.compile(opening or r"(?!)"),
-        re.compile(rf"(?:{words(lambda lex: lex.range_opening)})\s*"),
-        re.compile(rf"\s*(?:-|{words(lambda lex: lex.range_inner)})\s*"),
-        re.compile(rf"(?:{words(lambda lex: lex.range_inner)})\s*"),
-        re.compile(rf"(?:{endings or '(?!)'})$"),
-        re.compile(rf"\s*(?:{words(lambda lex: lex.range_closing)})"),
-        re.compile(rf"(?:{words(lambda lex: lex.range_closing)})$"),
-    )
-
-
-def range_span(folded: str, first: Expression, second: Expression) -> tuple[int, int] | None:
-    """Where two time expressions are written as one range, connectors included ("between
-    Monday and Wednesday", "月曜日から水曜日まで"), or None: an inner word must join them, and
-    an opening word stand before the first or a closing word after the second."""
-    words = _range_words()
-
-    def leads(pattern: re.Pattern[str], item: Expression) -> bool:
-        found = pattern.match(folded, item.start, item.end)
-        return found is not None and found.end() < item.end
-
-    def tails(pattern: re.Pattern[str], item: Expression) -> bool:
-        found = pattern.search(folded, item.start, item.end)
-        return found is not None and found.start() > item.start
-
-    gap = folded[first.end : second.start]
-    joined = words.inner.fullmatch(gap) is not None or (
-        not gap.strip() and (leads(words.inner_lead, second) or tails(words.ending, first))
-    )
-    if not joined:
-        return None
-    before = words.opening.search(folded, 0, first.start)
-    after = words.closing.match(folded[second.end :])  # "11:30まで": a digit may lead it
-    framed = before is not None or after is not None
-    if not (framed or leads(words.opening_lead, first) or tails(words.closing_tail, second)):
-        return None
-    return (
-        first.start if before is None else before.start(),
-        second.end if after is None else second.end + after.end(),
-    )
-
-
-@cache
-def since_after() -> re.Pattern[str]:
-    """ "since" after a time ("昨天以来", "昨日から"), matched where the time ends."""
-    return re.compile(
-        r"\s*(?:" + lexicon_pattern(list(LEXICONS.values()), lambda lex: lex.since_after) + ")"
-    )
-
-
-@cache
 def _clock_leads() -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple(
         (code, re.compile(words_pattern(lexicon.clock_leads)))
@@ -312,12 +267,13 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
         except ValueError:
             return None
         return {"year": year, "month": month, "day": day}
-    if kind in ("ago", "last_n", "duration"):
+    if kind in ("ago", "last_n", "duration", "after_n"):
         return {
             "n": _number(patterns, groups.get("n")),
             "unit": _lookup(patterns.units, groups["unit"]),
+            "counted": groups.get("n") is not None,  # "the last 3 days", not "the last day"
         }
-    if kind in ("previous_period", "current_period"):
+    if kind in ("previous_period", "current_period", "next_period"):
         return {"period": _lookup(patterns.periods, groups["period"])}
     if kind in ("weekday", "previous_weekday"):
         return {"weekday": _lookup(patterns.weekdays, groups["weekday"])}
@@ -329,6 +285,8 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
         )
     if kind == "day":
         return {"offset": _lookup(patterns.days, groups["day"])}
+    if kind == "day_ahead":
+        return {"offset": _lookup(patterns.ahead_days, groups["day"])}
     if kind == "day_part":
         return {
             "offset": _lookup(patterns.days, groups["day"]),
@@ -337,15 +295,23 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
     return {}
 
 
-def find_expressions(folded: str) -> list[Expression]:
+def find_expressions(
+    folded: str, *, languages: Collection[str] | None = None, dating: bool = False
+) -> list[Expression]:
+    """The time expressions of ``folded`` (the longest where two overlap, in text order), in
+    ``languages`` (codes; None: every language with a lexicon); with ``dating``, only the
+    kinds :mod:`.time_annotations` dates, times ahead included (a query never reads those)."""
     found: list[Expression] = []
     plain = folded.isascii()
     for patterns in _all_patterns():
+        if languages is not None and patterns.language not in languages:
+            continue
         if patterns.script is not None and (plain or patterns.script.search(folded) is None):
             continue
-        if patterns.trigger.search(folded) is None:
+        trigger = patterns.dating_trigger if dating else patterns.trigger
+        if trigger.search(folded) is None:
             continue
-        for kind, pattern in patterns.patterns:
+        for kind, pattern in patterns.dating if dating else patterns.patterns:
             for match in pattern.finditer(folded):
                 name, parts = kind, _parts(kind, match, patterns)
                 if kind.startswith("fixed_part:"):
@@ -355,7 +321,7 @@ def find_expressions(folded: str) -> list[Expression]:
                     found.append(
                         Expression(name, match.start(), match.end(), patterns.language, parts)
                     )
-    for kind, pattern in _shared_patterns() if _DIGIT.search(folded) else ():
+    for kind, pattern in _shared_patterns() if not dating and _DIGIT.search(folded) else ():
         for match in pattern.finditer(folded):
             found.append(Expression(kind, match.start(), match.end(), None, match.groupdict()))
     return _longest_first(found)
@@ -370,10 +336,16 @@ def _longest_first(found: list[Expression]) -> list[Expression]:
     return sorted(kept, key=lambda f: f.start)
 
 
+def either_way(folded: str, found: Expression) -> bool:
+    """Whether ``found`` is written with words its language uses either way in running text
+    (the ``[annotation]`` table's ``either_way``: Hindi "कल", yesterday or tomorrow)."""
+    for patterns in _all_patterns():
+        if patterns.language == found.language and patterns.either_way is not None:
+            return patterns.either_way.fullmatch(folded, found.start, found.end) is not None
+    return False
+
+
 def warm_up() -> None:
     """Compile every pattern now rather than on the first query."""
     _all_patterns()
     _shared_patterns()
-    since_before()
-    _range_words()
-    since_after()

@@ -9,13 +9,15 @@ Conventions:
   writes it after the time ("昨天以来", "昨日から"); so does "in the last 2 hours"
   (``now - 2h``) and "depuis 3 jours" ("since 3 days": ``now - 3 days``).
 - A clock time ("at 00:18", "à 00h18", "um 15 Uhr") is the most recent such time at or before
-  ``now``, to the minute (or the hour when no minutes are given); with a day ("yesterday at
-  00:18", "2024-05-01 00:18") it is that time on that day. A date alone is the whole day.
+  ``now``, to the minute (or the hour when no minutes are given), and the window says it was
+  given without a date (``any_day``: a retriever reads it on the latest day its memory has
+  messages then); with a day ("yesterday at 00:18", "2024-05-01 00:18") it is that time on
+  that day. A date alone is the whole day.
 - "on Monday" is the most recent Monday, today included; "last Monday" the one before today.
 - "3 days ago" is that calendar day (weeks, months, years alike); "2 hours ago" the hour
   centred on ``now - 2h`` (minutes alike).
 - "between/from X and/to Y" spans from X's start to Y's end, as do "X から Y まで",
-  "X부터 Y까지" and the like (:func:`.time_expressions.range_span`); a range of two clock
+  "X부터 Y까지" and the like (:func:`.time_ranges.range_span`); a range of two clock
   times ends on its start's day, or the next day when its end is earlier ("22:00 to 2:00").
 - A month ("in May", "en mars 2023") or a day of one ("May 3rd", "le 3 mai", "3. Mai") without
   a year is the latest one not after ``now``; a month name alone needs a lead word or a year
@@ -31,15 +33,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
-from rerank_plus.memory.query import time_expressions
-from rerank_plus.memory.query.time_expressions import (
-    Expression,
-    find_expressions,
-    lead_languages,
-    range_span,
-    since_after,
-    since_before,
-)
+from rerank_plus.memory.query import time_expressions, time_ranges
+from rerank_plus.memory.query.time_expressions import Expression, find_expressions, lead_languages
+from rerank_plus.memory.query.time_ranges import range_span, since_after, since_before
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +49,10 @@ class TimeWindow:
     end: datetime | None
     expression: str
     explicit: bool = True
+    #: A time of day given without a date ("at 00:18", "from 10:00 to 11:30"): ``start`` and
+    #: ``end`` are its latest occurrence at or before ``now``, and a retriever reads it on the
+    #: latest day its memory has messages at that time (:mod:`.retrieve.clock_days`).
+    any_day: bool = False
 
     def contains(self, moment: datetime) -> bool:
         """Whether ``moment`` (aware) falls inside the window."""
@@ -169,6 +169,10 @@ def _span(found: Expression, now: datetime) -> tuple[datetime, datetime | None]:
             tz,
         ),
         "current_period": lambda: _period_span(today, parts["period"], tz),
+        "next_period": lambda: _period_span(
+            _period_span(today, parts["period"], tz)[1].date(), parts["period"], tz
+        ),
+        "day_ahead": lambda: _day_span(today + timedelta(days=parts["offset"]), tz),
         "last_n": lambda: (_minus(now, parts["n"], parts["unit"]), None),
         "duration": lambda: (_minus(now, parts["n"], parts["unit"]), None),
         "clock": lambda: _clock_span(parts, now, None),
@@ -183,9 +187,17 @@ def _span(found: Expression, now: datetime) -> tuple[datetime, datetime | None]:
             _midnight(day, tz) + timedelta(hours=first),
             _midnight(day, tz) + timedelta(hours=last),
         )
-    if found.kind == "ago":
-        return _ago_span(parts["n"], parts["unit"], now)
+    if found.kind in ("ago", "after_n"):
+        return _ago_span(parts["n"] * (1 if found.kind == "ago" else -1), parts["unit"], now)
     return resolvers[found.kind]()
+
+
+def resolve(found: Expression, now: datetime) -> tuple[datetime, datetime | None]:
+    """The span ``found`` names against ``now`` (aware): ``[start, end)``, ``end`` None for
+    a window open to ``now`` ("in the last 3 days"). The ``[annotation]`` table's times ahead
+    resolve alike: "tomorrow" the next calendar day, "next week" the next Monday-to-Monday,
+    "in 3 days" that calendar day (as "3 days ago")."""
+    return _span(found, now)
 
 
 def _month_span(parts: dict[str, Any], now: datetime) -> tuple[datetime, datetime]:
@@ -268,18 +280,22 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
         [f.parts["lead"] for f in found_kept if f.kind == "clock" and f.parts.get("lead")]
     )
 
-    def make(start: datetime | None, end: datetime | None, first: int, last: int) -> WindowMatch:
+    def make(
+        start: datetime | None, end: datetime | None, first: int, last: int, any_day: bool = False
+    ) -> WindowMatch:
         spans = (*((f.start, f.end) for f in found_kept), (first, last))
-        return WindowMatch(TimeWindow(start, end, query[first:last].strip()), spans, languages)
+        window = TimeWindow(start, end, query[first:last].strip(), any_day=any_day)
+        return WindowMatch(window, spans, languages)
 
     if len(found_kept) >= 2:
         first_item, second = found_kept[0], found_kept[1]
         joined = range_span(folded, first_item, second)
         if joined is not None:
             start, end = _span(first_item, now)[0], _span(second, now)[1]
-            if first_item.kind == second.kind == "clock":
+            clocks_only = first_item.kind == second.kind == "clock"
+            if clocks_only:
                 end = _clock_range_end(second.parts, start)
-            return make(start, end, *joined)
+            return make(start, end, *joined, any_day=clocks_only)
     for index, item in enumerate(found):
         if index in starts:
             return make(_span(item, now)[0], None, starts[index], ends.get(index, item.end))
@@ -294,9 +310,10 @@ def find_window(query: str, folded: str, now: datetime) -> WindowMatch | None:
         return make(start, end, first, last)
     item = found_kept[0]
     start, end = _span(item, now)
-    return make(start, end, item.start, item.end)
+    return make(start, end, item.start, item.end, any_day=item.kind == "clock")
 
 
 def warm_up() -> None:
     """Compile every pattern now rather than on the first query."""
     time_expressions.warm_up()
+    time_ranges.warm_up()

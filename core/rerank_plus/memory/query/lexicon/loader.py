@@ -21,6 +21,9 @@ A file has these tables (``data/english.toml`` is a model to copy):
     ``clock_leads``, ``clock_times``, ``months``, ``month_alone``, ``day_dates``, and the
     tables ``numbers`` (or ``numbers_from``, a table of :data:`.generated.NUMBER_TABLES`),
     ``units``, ``days`` (day offsets as keys: ``-1 = 'yesterday'``), ``parts``, ``periods``.
+``[annotation]`` (optional)
+    What dating the relative times of quoted messages reads beyond the query grammar:
+    ``days_ahead`` (``1 = 'tomorrow'``), ``next_period``, ``after_n``, ``either_way``.
 
 Each key is the :class:`.Lexicon` field of the same name, which says what it holds; the
 fields without a default are required (``[]`` where the language has none). Fragments are
@@ -66,7 +69,7 @@ PRECEDENCE = (
 )
 
 _PACKAGE = __name__.rpartition(".")[0]
-_TABLES = ("language", "fragments", "intent", "time")
+_TABLES = ("language", "fragments", "intent", "time", "annotation")
 _NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 _USE = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 
@@ -161,8 +164,13 @@ class _Reader:
         time = dict(self.data.get("time", {}))
         numbers_from = time.pop("numbers_from", None)
         values: dict[str, Any] = {}
-        intent = self.data.get("intent", {})
-        for table, given in (("language", language), ("intent", intent), ("time", time)):
+        given_tables = {
+            "language": language,
+            "intent": self.data.get("intent", {}),
+            "time": time,
+            "annotation": self.data.get("annotation", {}),
+        }
+        for table, given in given_tables.items():
             for key, value in given.items():
                 if KEYS.get(key, ("",))[0] != table:
                     known = [name for name, (home, _) in KEYS.items() if home == table]

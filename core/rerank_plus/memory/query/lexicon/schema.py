@@ -117,6 +117,17 @@ def _days(value: Any, expand: Expand) -> Mapping[int, str]:
     return MappingProxyType(days)
 
 
+def _days_ahead(value: Any, expand: Expand) -> Mapping[int, str]:
+    """Day offset after today (1 tomorrow) -> its words."""
+    days = _days(value, expand)
+    for offset in days:
+        if offset < 1:
+            raise Invalid(
+                f".{offset}", "is not a day ahead; name days after today, e.g. 1 = 'tomorrow'"
+            )
+    return days
+
+
 def _numbers(value: Any, expand: Expand) -> Mapping[str, int]:
     """Number word -> its value (plain words, not fragments)."""
     if not isinstance(value, dict):
@@ -216,6 +227,8 @@ KEYS: dict[str, tuple[str, Check]] = {
     "weekdays": ("time", _counted(7, "Monday first")),
     "periods": ("time", _table(PERIODS)),
     "months": ("time", _counted(12, "January first")),
+    "days_ahead": ("annotation", _days_ahead),
+    **{key: ("annotation", _fragments) for key in ("next_period", "after_n", "either_way")},
 }
 
 #: How to write the required keys that are not arrays (an array: ``key = []`` if none).
@@ -230,4 +243,8 @@ EXAMPLES = {
 }
 
 #: The keys a file must have: the fields without a default (``[]`` says "none").
-REQUIRED = frozenset(spec.name for spec in fields(Lexicon) if spec.default is MISSING)
+REQUIRED = frozenset(
+    spec.name
+    for spec in fields(Lexicon)
+    if spec.default is MISSING and spec.default_factory is MISSING
+)

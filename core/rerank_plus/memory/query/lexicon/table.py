@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 
 @dataclass(frozen=True)
@@ -97,3 +98,14 @@ class Lexicon:
     month_alone: tuple[str, ...] = field(default=())
     #: a day of a month ("May 3rd", "le 3 mai"): templates with <DAY>, <MONTH> and <YEAR>.
     day_dates: tuple[str, ...] = field(default=())
+    #: The ``[annotation]`` table: what dating the relative times of quoted messages reads
+    #: beyond the query grammar (:mod:`rerank_plus.memory.query.time_annotations`); a query
+    #: never reads it. Days ahead ("tomorrow"): day offset (1, 2) -> its words.
+    days_ahead: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: the period after the current one ("next week"): templates with <PERIOD>.
+    next_period: tuple[str, ...] = field(default=())
+    #: "in 3 days": templates with <N> and <UNIT>.
+    after_n: tuple[str, ...] = field(default=())
+    #: words the grammar reads one way that running text also uses the other way (Hindi
+    #: "कल", yesterday or tomorrow, told apart by the verb): never annotated.
+    either_way: tuple[str, ...] = field(default=())
