@@ -180,6 +180,9 @@ def test_a_line_states_a_date_in_a_leading_bracket_or_at_its_start():
     assert stated_date("[L1 #2 09:31] no date") is None
     assert stated_date("[2024-13-40] not a date") is None
     assert without_annotations("Ana: yesterday [2024-03-03] we met.") == "Ana: yesterday we met."
+    assert without_annotations("in May [2024-05], since [since 2024-05-01]") == "in May, since"
+    assert stated_date("[L1 #3 2024-03-04 09:31-10:12] a summary") == date(2024, 3, 4)
+    assert stated_date("[L2 #1 2024-03-04 09:31 to 2024-03-09 18:00] one") is None
 
 
 def test_the_date_in_force_is_the_last_stated_before_the_sentence():

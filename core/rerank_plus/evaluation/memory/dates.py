@@ -2,16 +2,19 @@
 
 A chat question ("when did Ana start at the bakery?") is answered by a message and the date it
 was said; a context that quotes the message without its date, or under another day's header,
-leaves the answer unrecoverable. A context's line *states a date* when it opens with a bracket
-holding an ISO date (the policy's headers, ``[L0 #14-20 2024-03-04 19:02]``; a flat method's
-dated lines, ``[2024-03-04 19:02] Ana: ...``) or with an ISO date itself; that date holds for the
-lines after it until the next line that states one. A message is *dated* when the first place
-the context shows one of its judged sentences lies under the message's own date (in the
-message's own UTC offset).
+leaves the answer unrecoverable. A context's line *states a date*
+when it opens with a bracket holding one ISO date (the policy's headers, ``[L0 #14-20
+2024-03-04 19:02]``, ``[L1 #3 2024-03-04 09:31-10:12]``; a flat method's dated lines,
+``[2024-03-04 19:02] Ana: ...``) or with an ISO date itself; that date holds for the lines after
+it until the next line that states one. A header spanning days (``[L2 #1 2024-05-02 09:31 to
+2024-05-09 18:00]``) states none: it does not say on which of them a sentence was said. A
+message is *dated* when the first place the context shows one of its judged sentences lies
+under the message's own date (in the message's own UTC offset).
 
-A date written inside a quoted message (an annotation such as ``yesterday [2024-03-03]``) is
-not a header and states nothing; :func:`without_annotations` takes such annotations out before
-the judges look for a message's sentences, so an annotated quote still reads as said.
+A date written inside a quoted message (the policy's dated relative times, ``yesterday
+[2024-03-03]``, ``last week [week of 2024-02-26]``, ``[since 2024-03-01]``, ``[2024-02]``) is not
+a header and states nothing; :func:`without_annotations` takes such notes out before the judges
+look for a message's sentences, so an annotated quote still reads as said.
 """
 
 from __future__ import annotations
@@ -22,18 +25,18 @@ from datetime import date
 
 from rerank_plus.evaluation.memory.folding import fold
 
-_ISO_DATE = r"(\d{4})-(\d{2})-(\d{2})"
-#: A line that states a date: a leading bracket holding one, or one at the line's start.
-_STATES_DATE = re.compile(rf"\s*(?:\[[^\]\n]*?\b{_ISO_DATE}\b[^\]\n]*\]|{_ISO_DATE}\b)")
-#: A bracketed date inside a line (after some text): an annotation, not a header.
-_ANNOTATION = re.compile(rf"(?<=\S)[ \t]*\[{_ISO_DATE}[^\[\]\n]*\]")
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+#: What a line opens with when it may state a date: a bracket, or a date.
+_OPENING = re.compile(r"\s*(\[[^\]\n]*\]|\d{4}-\d{2}-\d{2}\b)")
+#: A dated note inside a line (after some text): a year, month or day, a week or a "since".
+_ANNOTATION = re.compile(r"(?<=\S)[ \t]*\[(?:week of |since )?\d{4}(?:-\d{2}(?:-\d{2})?)?\]")
 
 
 def without_annotations(text: str) -> str:
-    """``text`` without bracketed dates that follow other text on their line.
+    """``text`` without the dated notes that follow other text on their line.
 
-    >>> without_annotations("[2024-03-04 19:02] Ana: we met yesterday [2024-03-03].")
-    '[2024-03-04 19:02] Ana: we met yesterday.'
+    >>> without_annotations("Ana: yesterday [2024-03-03], last week [week of 2024-02-26].")
+    'Ana: yesterday, last week.'
     """
     return _ANNOTATION.sub("", text)
 
@@ -43,13 +46,18 @@ def stated_date(line: str) -> date | None:
 
     >>> stated_date("[L0 #3-9 2024-03-04 19:02]"), stated_date("Ana: on 2024-03-04")
     (datetime.date(2024, 3, 4), None)
+    >>> stated_date("[L2 #1 2024-05-02 09:31 to 2024-05-09 18:00] A summary.") is None
+    True
     """
-    found = _STATES_DATE.match(line)
-    if found is None:
+    opening = _OPENING.match(line)
+    if opening is None:
         return None
-    parts = [int(g) for g in found.groups() if g is not None]
+    days = set(_ISO_DATE.findall(opening.group(1)))
+    if len(days) != 1:
+        return None
+    year, month, day = (int(part) for part in days.pop())
     try:
-        return date(*parts[:3])
+        return date(year, month, day)
     except ValueError:
         return None
 
