@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import textwrap
 import zlib
 
 import numpy as np
@@ -10,6 +12,7 @@ from rerank_plus.memory import Memory, MemoryItem, MemoryRetriever
 from rerank_plus.memory.index.dense_trust import (
     BLIND_LIKENESS,
     LEXICAL_WEIGHT,
+    MIN_MESSAGES,
     leaning_lexical,
     message_likeness,
 )
@@ -38,8 +41,16 @@ def blind(texts: list[str]) -> np.ndarray:
     return rows
 
 
-def memory() -> Memory:
-    return Memory([MemoryItem(f"m{i}", 0, i, text) for i, text in enumerate(MESSAGES)])
+#: Messages on other things, each in words of its own, so that a memory holds enough to judge a
+#: model by (MIN_MESSAGES) and a model that reads them tells them apart.
+FILLERS = [
+    "Ticket {}: {}.".format(n, " ".join(textwrap.wrap(hashlib.sha256(bytes([n])).hexdigest(), 6)))
+    for n in range(MIN_MESSAGES)
+]
+
+
+def memory(texts: list[str] = MESSAGES + FILLERS) -> Memory:
+    return Memory([MemoryItem(f"m{i}", 0, i, text) for i, text in enumerate(texts)])
 
 
 def test_likeness_is_the_mean_cosine_of_two_different_messages() -> None:
@@ -70,6 +81,30 @@ def test_a_blind_model_lets_the_lexical_score_lead_and_says_so() -> None:
     assert all(s["step"] != "dense" for s in reading.trace.to_dict()["steps"])
 
 
+def test_a_memory_too_small_to_judge_the_model_by_says_nothing() -> None:
+    """A few messages on one subject are alike to any model: under MIN_MESSAGES the blind
+    model keeps its weight, and no note says it barely tells them apart."""
+    small = memory(MESSAGES[:3])
+    assert len(small.messages) < MIN_MESSAGES
+    context = MemoryRetriever(small, embedder=blind).retrieve("When is the launch?", 40)
+    assert not any("barely tells" in note for note in context.guidance.notes)
+    assert all(s["step"] != "dense" for s in context.trace.to_dict()["steps"])
+
+
+def test_three_messages_on_one_subject_are_no_sign_of_a_blind_model(minilm_embedder) -> None:
+    """all-MiniLM-L6-v2 reads English; three messages about the launch are alike to it (mean
+    cosine far above BLIND_LIKENESS) because they share a subject, not because it is blind."""
+    texts = [
+        "Ana: the launch moves to March because of the audit.",
+        "Ben: so the launch party moves to March too?",
+        "Ana: yes, the launch and the party both move to March.",
+    ]
+    retriever = MemoryRetriever(memory(texts), embedder=minilm_embedder)
+    assert retriever.index().message_likeness > BLIND_LIKENESS
+    context = retriever.retrieve("When is the launch?", max_tokens=200)
+    assert context.items and not any("barely tells" in n for n in context.guidance.notes)
+
+
 @pytest.mark.parametrize(
     ("fusion", "expected"),
     [
@@ -97,7 +132,7 @@ def test_leaning_lexical_raises_the_lexical_weight_only(fusion, expected) -> Non
 def test_a_blind_model_does_not_reorder_the_lexical_best() -> None:
     """Among the few messages that match a question far better than the rest, the blind
     cosine must not decide the order (the sharpest match leads)."""
-    fillers = [f"Item {n}: note {n * 7} about shelf {n * 3} and crate {n * 11}." for n in range(40)]
+    fillers = [f"Item {n}: note {n * 7} about shelf {n * 3} and crate {n * 11}." for n in range(48)]
     sharp = "The launch date: the launch happens on March 3, launch confirmed."
     loose = "Catering asked about the launch."  # the blind model's favourite (see blind)
     items = [MemoryItem(f"m{i}", 0, i, text) for i, text in enumerate([*fillers, loose, sharp])]

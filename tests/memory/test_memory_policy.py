@@ -182,5 +182,33 @@ def test_a_freshness_setting_keeps_what_it_leaves_out() -> None:
 
 
 def test_a_profile_name_that_is_no_file_says_so() -> None:
-    with pytest.raises(ValueError, match="is neither a ready profile"):
+    with pytest.raises(ValueError) as raised:
         memory_profile("no-such-profile.yaml")
+    assert str(raised.value) == (
+        "'no-such-profile.yaml' is not a file. A memory profile is None (the ready-made one), a "
+        "dict or a JSON/YAML file with a 'memory' section (keys: synthesis, detail, recent, "
+        "entity, shapes, tiers, final_regions, annotate_times)."
+    )
+
+
+@pytest.mark.parametrize("name", ["detail", "synthesis", "recent"])
+def test_a_rerank_profile_name_is_not_a_memory_profile(name: str) -> None:
+    """Not "Unknown key 'profile'": what the name is, what a memory profile is, and how to
+    force the intent the name also is."""
+    with pytest.raises(ValueError) as raised:
+        memory_profile(name)
+    message = str(raised.value)
+    assert message.startswith(
+        f"{name!r} is a rerank profile (from_config's), not a memory profile."
+    )
+    assert "a JSON/YAML file with a 'memory' section (keys: synthesis, detail, " in message
+    assert message.endswith(f"; to force an intent, retrieve(question, intent={name!r}).")
+    assert "\n" not in message
+
+
+def test_a_file_named_like_a_rerank_profile_is_read_as_a_memory_profile(
+    tmp_path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "detail").write_text('{"memory": {"detail": {"drill_m": 5}}}', encoding="utf-8")
+    assert memory_profile("detail").policies["detail"].drill_m["medium"] == 5

@@ -198,7 +198,10 @@ def test_the_trace_is_json_and_is_logged(
     with caplog.at_level(logging.DEBUG, logger="rerank_plus.memory"):
         context = retriever.retrieve("When is the launch?", max_tokens=120, now=NOW)
     data = json.loads(json.dumps(context.trace.to_dict()))
-    assert [s["step"] for s in data["steps"]][:2] == ["query", "search"]
+    steps = [s["step"] for s in data["steps"]]
+    assert steps[0] == "query" and "search" in steps
+    assert data["steps"][0]["shape"] == "current"  # "when is" a date that may still move
+    assert steps[1] == "shape"  # the shape's policy, named
     assert set(data["timings_ms"]) >= {"query", "search", "compose"}
     assert any(r["reason"] for r in data["rejected"])
     assert data.get("spend")
@@ -228,9 +231,29 @@ def test_an_empty_memory_gives_an_empty_context_that_says_so() -> None:
     assert context.guidance.notes == ("The memory is empty.",)
 
 
-def test_an_empty_query_still_gives_a_context_within_budget(retriever: MemoryRetriever) -> None:
-    context = retriever.retrieve("", max_tokens=150, now=NOW)
-    assert context.tokens <= 150
+@pytest.mark.parametrize("query", ["", "   ", "\n\t "])
+@pytest.mark.parametrize("intent", [None, "detail", "entity"])
+def test_an_empty_question_gives_an_empty_context_that_says_so(
+    retriever: MemoryRetriever, query: str, intent: str | None
+) -> None:
+    """Not the memory's opening messages under "Answer from verbatim quotes": nothing, and
+    the guidance says why and what to ask instead."""
+    context = retriever.retrieve(query, max_tokens=150, intent=intent, now=NOW)
+    assert (context.text, context.items, context.tokens) == ("", (), 0)
+    assert context.intent == (intent or "detail")
+    assert context.guidance.basis == "nothing"
+    (note,) = context.guidance.notes
+    assert note.startswith("The question is empty: nothing was retrieved.")
+    assert "intent='synthesis'" in note and "intent='recent'" in note
+    assert context.trace.to_dict()["steps"][-1] == {"step": "empty", "reason": note}
+
+
+@pytest.mark.parametrize("intent", ["synthesis", "recent"])
+def test_an_empty_question_with_an_intent_that_needs_no_subject_gets_its_context(
+    retriever: MemoryRetriever, intent: str
+) -> None:
+    context = retriever.retrieve("", max_tokens=150, intent=intent, now=NOW)
+    assert context.items and context.intent == intent and 0 < context.tokens <= 150
 
 
 def test_a_budget_smaller_than_a_header_gives_nothing_and_says_why(

@@ -10,6 +10,8 @@ import pytest
 from rerank_plus.memory import MemoryItem, MemoryRetriever, build_memory, memory_profile
 from rerank_plus.memory.context.quote_order import ABOUT_THE_SUBJECT, newest_about_first
 from rerank_plus.memory.context.state import Placed
+from rerank_plus.memory.policy import SHAPED
+from rerank_plus.memory.query.shape import SHAPES
 from rerank_plus.memory.retrieve.search import Hit
 from rerank_plus.memory.retrieve.shapes import NEWEST_FIRST
 
@@ -59,6 +61,10 @@ def quote_lines(text: str) -> list[str]:
     return [line for line in text.split("\n") if line.startswith(("Ana:", "Ben:"))]
 
 
+def test_every_shape_the_analysis_reads_but_plain_has_a_policy():
+    assert set(SHAPED) == set(SHAPES) - {"plain"}
+
+
 def test_every_shape_has_a_policy_built_on_detail_and_the_profile_changes_it():
     profile = memory_profile(
         {"memory": {"detail": {"min_relevance": 0.3}, "shapes": {"list": {"drill_m": 1}}}}
@@ -95,6 +101,11 @@ def test_every_shape_has_a_policy_built_on_detail_and_the_profile_changes_it():
 def test_a_bad_shape_section_names_the_place_and_the_valid_keys(section, message):
     with pytest.raises(ValueError, match=message):
         memory_profile({"memory": section})
+
+
+def test_a_shape_given_as_a_profile_says_how_to_force_it():
+    with pytest.raises(ValueError, match=r"to force a shape, retrieve\(question, shape='list'\)"):
+        memory_profile("list")
 
 
 def test_an_unknown_forced_shape_lists_the_shapes(retriever):

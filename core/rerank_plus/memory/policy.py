@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rerank_plus.compose.profiles import check_keys, read_config
+from rerank_plus.compose.profiles import PROFILES, check_keys, read_config
 from rerank_plus.memory.query.intent import INTENTS
 from rerank_plus.memory.ready_made import (
     EVERY_INTENT,
@@ -256,6 +256,10 @@ def memory_profile(source: Mapping[str, Any] | str | Path | None = None) -> Memo
     >>> profile.policies["detail"].drill_m
     {'small': 8, 'medium': 4, 'large': 30}
     """
+    if isinstance(source, (str, Path)):
+        if not Path(source).is_file():
+            _not_a_profile(source)
+        source = Path(source)  # a file, even one named as a rerank profile
     config = {} if source is None else read_config(source)
     check_keys("the memory profile", config, ("fusion", "memory"))
     section = config.get("memory", {})
@@ -296,3 +300,25 @@ def _check_flag(section: Mapping[str, Any], name: str) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"memory.{name} must be true or false, got {value!r}.")
     return value
+
+
+def _not_a_profile(source: str | Path) -> None:
+    """Refuse a name that is no file: a rerank profile's name (``detail`` is an intent too), a
+    file that is missing, naming what a memory profile may be."""
+    name = str(source)
+    what = (
+        "a rerank profile (from_config's), not a memory profile"
+        if name in PROFILES
+        else "not a file"
+    )
+    hint = (
+        f"; to force an intent, retrieve(question, intent={name!r})"
+        if name in INTENTS
+        else f"; to force a shape, retrieve(question, shape={name!r})"
+        if name in SHAPED
+        else ""
+    )
+    raise ValueError(
+        f"{name!r} is {what}. A memory profile is None (the ready-made one), a dict or a "
+        f"JSON/YAML file with a 'memory' section (keys: {', '.join(_SECTION_KEYS)}){hint}."
+    )

@@ -25,10 +25,16 @@ from typing import Any
 from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.context.compose import Composer, context_items
 from rerank_plus.memory.context.coverage import Coverage, Timeline
-from rerank_plus.memory.context.guidance import guidance_for
-from rerank_plus.memory.context.result import Guidance, MemoryContext
+from rerank_plus.memory.context.guidance import (
+    EMPTY_QUESTION,
+    WITHOUT_SUBJECT,
+    empty_context,
+    guidance_for,
+    note_what_is_missing,
+)
+from rerank_plus.memory.context.result import MemoryContext
 from rerank_plus.memory.context.time_notes import time_notes
-from rerank_plus.memory.index.dense_trust import BLIND_LIKENESS, leaning_lexical
+from rerank_plus.memory.index.dense_trust import leaning_lexical, reads_blind
 from rerank_plus.memory.index.memory_index import MemoryIndex
 from rerank_plus.memory.ingest.embedding import as_embedder
 from rerank_plus.memory.model.memory import Memory
@@ -197,23 +203,34 @@ class MemoryRetriever:
         read from the query); ``now`` resolves "since yesterday" (default: the current time; a
         naive time is taken as UTC). ``shape`` forces a detail question's shape, ``time``,
         ``list``, ``current`` or ``plain`` (else it is read from the query).
+
+        An empty or blank ``query`` gives an empty context whose guidance says so (a
+        retriever's answer to a question about nothing, as for an empty memory, where an
+        invalid argument raises), unless ``intent`` is ``synthesis`` or ``recent``, which
+        need no subject.
         """
         max_tokens = check_question(query, max_tokens, intent, shape)
         moment = parse_time(now, "now") or datetime.now(UTC)
         trace = Trace(query)
         if not self.memory.items:
-            return _empty(trace, intent or "detail", "The memory is empty.")
+            return empty_context(trace, intent or "detail", "The memory is empty.")
+        if not query.strip() and intent not in WITHOUT_SUBJECT:
+            return empty_context(trace, intent or "detail", EMPTY_QUESTION)
         index = self.index()
         trace.timed("index")
         # step 1: read the question, and decide everything the later steps need
         analysis = analyze_query(
-            query, moment, known_entities=index.known_entities, analyzer=self.analyzer
+            query,
+            moment,
+            known_entities=index.known_entities,
+            analyzer=self.analyzer,
+            vocabulary=index.vocabulary,
         )
         plan = self._plan(
             query,
             analysis,
             intent=intent or analysis.intent,
-            shape=shape or str(getattr(analysis, "shape", "plain")),
+            shape=shape or analysis.shape,
             max_tokens=max_tokens,
             index=index,
             moment=moment,
@@ -279,7 +296,8 @@ class MemoryRetriever:
         the memory's messages apart (see :mod:`rerank_plus.memory.index.dense_trust`)."""
         fusion = self.profile.fusion if policy.fusion is None else policy.fusion
         likeness = index.message_likeness
-        if vector is not None and likeness is not None and likeness > BLIND_LIKENESS:
+        messages = len(index.memory.messages)
+        if vector is not None and likeness is not None and reads_blind(likeness, messages):
             fusion = leaning_lexical(fusion)
             notes.append(
                 f"The embedding model barely tells this memory's messages apart (mean cosine "
@@ -318,8 +336,8 @@ class MemoryRetriever:
         )
         trace.timed("compose")
         trace.spend = composition.spend
-        items = context_items(composition.placed)
-        _note_what_is_missing(plan.notes, items, candidates)
+        items = context_items(composition.placed, to_match=bool(plan.analysis.keywords))
+        note_what_is_missing(plan.notes, items, candidates)
         logger.info(
             "memory retrieve intent=%s items=%d tokens=%d/%d",
             plan.intent,
@@ -349,6 +367,7 @@ def _trace_analysis(
         intent=intent,
         detected_intent=analysis.intent,
         reason=analysis.reason,
+        shape=analysis.shape,
         language=analysis.language,
         keywords=list(analysis.keywords),
         entities=list(analysis.entities),
@@ -357,31 +376,4 @@ def _trace_analysis(
         else {"start": window.start, "end": window.end, "expression": window.expression},
         tier=tier,
         now=moment,
-    )
-
-
-def _note_what_is_missing(notes: list[str], items: Any, candidates: Mapping[str, Any]) -> None:
-    failed = [item.id for item in items if "summary_error" in item.item.extras]
-    if failed:
-        notes.append(
-            f"Summaries {', '.join(failed[:5])} are extractive stand-ins: their summarizer "
-            "failed when the memory was built."
-        )
-    if not items:
-        notes.append(
-            "Nothing fits: the budget is smaller than one item with its header."
-            if any(candidates.values())
-            else "No item matched the query's constraints."
-        )
-
-
-def _empty(trace: Trace, intent: str, note: str) -> MemoryContext:
-    trace.step("empty", reason=note)
-    return MemoryContext(
-        text="",
-        items=(),
-        intent=intent,
-        tokens=0,
-        trace=trace,
-        guidance=Guidance("nothing", 0, 0, (), (note,)),
     )

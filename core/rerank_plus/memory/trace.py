@@ -1,15 +1,15 @@
 """The retrieval trace: every decision of a memory retrieval, as JSON and as log records.
 
 Each step appends events; ``to_dict`` gives the whole story (query analysis, per-level pools and
-scores, expansions, rejected items with their reason, spend per block and level) and every event
-is also logged at DEBUG on ``rerank_plus.memory`` so services can ship it.
+scores, expansions, the items left out with the reason, spend per block and level) and every
+event is also logged at DEBUG on ``rerank_plus.memory`` so services can ship it.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,8 +31,9 @@ def _plain(value: Any) -> Any:
 
 @dataclass
 class Trace:
-    """Steps in order (``steps``), rejected items with reasons (``rejected``), the spend per
-    block and level (``spend``), timings in milliseconds (``timings_ms``)."""
+    """Steps in order (``steps``), items left out with the reason (``rejected``: none of them
+    in the context), the spend per block and level (``spend``), timings in milliseconds
+    (``timings_ms``)."""
 
     query: str
     steps: list[dict[str, Any]] = field(default_factory=list)
@@ -50,6 +51,12 @@ class Trace:
 
     def reject(self, item_id: str, reason: str, **details: Any) -> None:
         self.rejected.append({"id": item_id, "reason": reason, **details})
+
+    def placed(self, item_ids: Collection[str]) -> None:
+        """Withdraw the rejections of items the context holds after all: an item that did not
+        fit a block's quota may fit what the blocks left, or a later pass may place it."""
+        if any(entry["id"] in item_ids for entry in self.rejected):
+            self.rejected = [entry for entry in self.rejected if entry["id"] not in item_ids]
 
     def timed(self, name: str) -> None:
         """Close the timing of step ``name`` (time since the previous call or the start)."""

@@ -39,6 +39,15 @@ from rerank_plus.memory.retrieve.search import Hit
 from rerank_plus.memory.trace import Trace
 from rerank_plus.selection.budget import TOKENS_PER_PIECE, approximate_tokens
 
+#: The score of every item of a context where none scored (no embedder) when the question has
+#: nothing to match ("summarize the meeting"): the policy's choice answers it as a whole, and a
+#: similarity cutoff after the retriever keeps the context whole.
+UNSCORED = 1.0
+#: ... and when no item holds a word of the question: on the lexical scale, where a message
+#: holding each of the question's words once scores about 0.4 (``BM25Reranker``'s relevance),
+#: low enough that a cutoff drops the context as it would drop unrelated text.
+UNMATCHED = 0.01
+
 
 @dataclass
 class Composition:
@@ -201,6 +210,7 @@ class Composer:
             else:
                 tokens = self.counter(text)
             if tokens <= max_tokens or not placed:
+                trace.placed({entry.hit.item.id for entry in placed})
                 return Composition(text, shown_order, tokens, spend)
             # A counter that is not additive over lines: drop the weakest item until it fits.
             weakest = min(range(len(placed)), key=lambda i: (placed[i].hit.score, -i))
@@ -208,8 +218,29 @@ class Composer:
             placed = placed[:weakest] + placed[weakest + 1 :]
 
 
-def context_items(placed: Sequence[Placed]) -> tuple[ContextItem, ...]:
-    """The placed items as the caller sees them (a composition's are in shown order)."""
+def context_items(placed: Sequence[Placed], *, to_match: bool = True) -> tuple[ContextItem, ...]:
+    """The placed items as the caller sees them (a composition's are in shown order).
+
+    An item placed without a score of its own (0: a drilled message that shares no word with
+    the question, a summary picked for coverage or recency) carries the weakest score of its
+    block's scored items, else of the context's: it stands with the weakest evidence beside
+    it, so a similarity cutoff after the retriever (LlamaIndex's ``SimilarityPostprocessor``)
+    keeps it with the matches around it or drops them together. Where no item scored, each
+    carries :data:`UNMATCHED` if the question had words ``to_match``, else :data:`UNSCORED`.
+    The composition itself reads the light stage's scores."""
+    weakest: dict[str | None, float] = {}
+    for entry in placed:
+        score = entry.hit.score
+        if score > 0:
+            for key in (entry.block, None):
+                weakest[key] = min(score, weakest.get(key, score))
+    unscored = weakest.get(None, UNMATCHED if to_match else UNSCORED)
     return tuple(
-        ContextItem(entry.hit.item, entry.hit.score, entry.block, entry.shown) for entry in placed
+        ContextItem(
+            entry.hit.item,
+            entry.hit.score if entry.hit.score > 0 else weakest.get(entry.block, unscored),
+            entry.block,
+            entry.shown,
+        )
+        for entry in placed
     )

@@ -9,6 +9,7 @@ change (``MemoryWriter.add``) takes over what the previous index read of the ite
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from functools import cached_property
@@ -29,6 +30,7 @@ from rerank_plus.memory.index.updater import IndexUpdater, Previous
 from rerank_plus.memory.ingest.embedding import Embedder
 from rerank_plus.memory.model.items import MemoryItem
 from rerank_plus.memory.model.memory import Memory
+from rerank_plus.memory.query.specificity import Vocabulary
 from rerank_plus.scoring.bm25 import BM25Reranker, lucene_idf
 
 __all__ = ["LevelIndex", "MemoryIndex", "band"]
@@ -171,6 +173,27 @@ class MemoryIndex:
         the messages that use it."""
         messages = self.levels[0].postings if self.levels else {}
         return salience({term: len(found) for term, found in messages.items()})
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        """How many messages use each term, a message's speaker counting as a word of it (in a
+        chat of two, each name is in half the messages): what tells a question's common words
+        from the ones that narrow it (:mod:`rerank_plus.memory.query.specificity`)."""
+        messages = self.memory.messages
+        speakers: dict[str, frozenset[str]] = {}
+        counts: Counter[str] = Counter()
+        for item in messages:
+            terms = self.item_terms[item.id][1].keys()
+            if not item.speaker:
+                counts.update(terms)
+                continue
+            found = speakers.get(item.speaker)
+            if found is None:
+                found = speakers[item.speaker] = frozenset(
+                    self.analyzer.analyze(item.speaker).terms
+                )
+            counts.update(found.union(terms))
+        return Vocabulary(len(messages), counts)
 
     @cached_property
     def message_likeness(self) -> float | None:

@@ -1,4 +1,5 @@
-"""Query analysis, step 1 of the memory retriever: intent, keywords, entities, time window.
+"""Query analysis, step 1 of the memory retriever: intent, shape, keywords, entities, time
+window.
 
 >>> from datetime import datetime, timezone
 >>> from rerank_plus.memory.query import analyze_query
@@ -11,6 +12,16 @@
 
 from rerank_plus.memory.query.analysis import QueryAnalysis, analyze_query, warm_up
 from rerank_plus.memory.query.intent import INTENTS
+from rerank_plus.memory.query.shape import SHAPES
+from rerank_plus.memory.query.specificity import Vocabulary
 from rerank_plus.memory.query.time_window import TimeWindow
 
-__all__ = ["INTENTS", "QueryAnalysis", "TimeWindow", "analyze_query", "warm_up"]
+__all__ = [
+    "INTENTS",
+    "SHAPES",
+    "QueryAnalysis",
+    "TimeWindow",
+    "Vocabulary",
+    "analyze_query",
+    "warm_up",
+]

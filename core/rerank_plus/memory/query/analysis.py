@@ -1,21 +1,20 @@
 """Step 1 of the retrieval policy: what a query asks for, read once, before any search.
 
-``analyze_query`` gives the intent (which profile and quotas the retriever uses), the keywords
-(the analysis layer's terms, so they match the memory's), the entities, and the time window,
-in every language the lexicons have cues for (English, French, German, Spanish, Italian,
-Portuguese, Chinese, Japanese, Korean, Arabic, Greek, Thai, Russian, Dutch, Polish, Turkish,
-Czech, Hindi, Vietnamese, Indonesian). It is rules and cached lookups only: well under a
-millisecond once warm (benchmarks/memory_query.py).
+``analyze_query`` gives the intent (which profile and quotas the retriever uses), a detail
+question's shape (when, which ones, what holds now), the keywords (the analysis layer's terms,
+so they match the memory's), the entities, and the time window, in every language the lexicons
+have cues for (English, French, German, Spanish, Italian, Portuguese, Chinese, Japanese, Korean,
+Arabic, Greek, Thai, Russian, Dutch, Polish, Turkish, Czech, Hindi, Vietnamese, Indonesian). It
+is rules and cached lookups only: well under a millisecond once warm
+(benchmarks/memory_query.py).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from functools import cache, lru_cache
-from typing import Any
 
 from rerank_plus.analysis import Analyzer
 from rerank_plus.analysis.languages import NEUTRAL
@@ -40,6 +39,10 @@ from rerank_plus.memory.query.entities import (
 from rerank_plus.memory.query.folding import INNER_MARKS, fold
 from rerank_plus.memory.query.intent import IntentEvidence, decide_intent
 from rerank_plus.memory.query.lexicon import LEXICONS
+from rerank_plus.memory.query.lexicon.schema import SHAPE_CUES
+from rerank_plus.memory.query.result import QueryAnalysis, check_names, check_now
+from rerank_plus.memory.query.shape import decide_shape
+from rerank_plus.memory.query.specificity import Vocabulary, unspecific_words
 from rerank_plus.memory.query.time_window import TimeWindow, find_window
 
 #: A word, with the vowel signs \w leaves out ("में" is one stop word, not "म").
@@ -55,49 +58,8 @@ _CUE_KINDS = (
     "entity_trails",
     "name_leads",
     "name_trails",
+    "asking",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class QueryAnalysis:
-    """What a query asks for (see :func:`analyze_query`)."""
-
-    query: str
-    #: "synthesis" | "detail" | "recent" | "entity".
-    intent: str
-    #: The rule that decided the intent, in a short sentence (for traces).
-    reason: str
-    #: ISO 639-1 code the keywords were analyzed in; None where no language fits.
-    language: str | None
-    #: The analysis layer's terms of the query's topic (lemmas, no stop words, no cue words).
-    keywords: tuple[str, ...]
-    #: Names the query is about: an entity question's target first, then known entities,
-    #: quoted strings and capitalized names.
-    entities: tuple[str, ...]
-    window: TimeWindow | None
-    #: The query asks for recent things: a recency cue, or a window reaching ``now``.
-    recency: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready (datetimes as ISO 8601 text)."""
-        window = None
-        if self.window is not None:
-            window = {
-                "start": self.window.start.isoformat() if self.window.start else None,
-                "end": self.window.end.isoformat() if self.window.end else None,
-                "expression": self.window.expression,
-                "explicit": self.window.explicit,
-            }
-        return {
-            "query": self.query,
-            "intent": self.intent,
-            "reason": self.reason,
-            "language": self.language,
-            "keywords": list(self.keywords),
-            "entities": list(self.entities),
-            "window": window,
-            "recency": self.recency,
-        }
 
 
 @cache
@@ -115,36 +77,6 @@ def _folded_stop_words(language: str) -> frozenset[str]:
 @lru_cache(maxsize=256)
 def _union_of_stop_words(languages: frozenset[str]) -> frozenset[str]:
     return frozenset().union(*(_folded_stop_words(code) for code in languages))
-
-
-def _check_now(now: Any) -> tuple[datetime, str]:
-    """``now`` as an aware datetime, and a note for the reason when it was not given."""
-    if now is None:
-        return datetime.now(timezone.utc), "now not given: the current UTC time"
-    if not isinstance(now, datetime):
-        raise TypeError(
-            f"now must be a datetime, got {type(now).__name__} {now!r}; pass e.g. "
-            "datetime.now(timezone.utc) or datetime.fromisoformat('2024-05-01T09:30:00+00:00')."
-        )
-    if now.tzinfo is None or now.utcoffset() is None:
-        return now.replace(tzinfo=timezone.utc), "naive now taken as UTC"
-    return now, ""
-
-
-def _check_names(known_entities: Iterable[str]) -> tuple[str, ...]:
-    if isinstance(known_entities, str):
-        raise TypeError(
-            "known_entities must be a sequence of names, got one str; wrap it: "
-            f"known_entities=({known_entities!r},)."
-        )
-    names = tuple(known_entities)
-    for index, name in enumerate(names):
-        if not isinstance(name, str):
-            raise TypeError(
-                f"known_entities[{index}] must be a str, got {type(name).__name__} {name!r}; "
-                "pass names as text."
-            )
-    return names
 
 
 def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
@@ -175,6 +107,7 @@ def analyze_query(
     *,
     known_entities: Iterable[str] = (),
     analyzer: Analyzer | None = None,
+    vocabulary: Vocabulary | None = None,
 ) -> QueryAnalysis:
     """Intent, keywords, entities and time window of ``query`` (see :mod:`.intent` for the
     rules and :mod:`.time_window` for the windows).
@@ -183,7 +116,11 @@ def analyze_query(
     as UTC (the library's convention), and without one the current UTC time is used (the
     reason says so). ``known_entities`` (speaker names, the memory's entity names) are found
     case-insensitively as whole words. ``analyzer`` gives the keywords and the language; by
-    default a shared :class:`~rerank_plus.analysis.Analyzer`.
+    default a shared :class:`~rerank_plus.analysis.Analyzer`. ``vocabulary``, the word counts
+    of the memory asked (``MemoryIndex.vocabulary``), lets a summary whose leftover words
+    narrow nothing in that memory (common in it, or used by none of its messages) be read as
+    one (:mod:`.specificity`); without it only the cues decide. A detail question's shape
+    ("time", "list", "current") is read from the ``[shape]`` cues (:mod:`.shape`).
 
     An empty or blank query (or one of emoji only) is a ``detail`` query with no keywords,
     entities or window: nothing in it asks for a summary. A query that is not a str raises
@@ -200,16 +137,19 @@ def analyze_query(
             f"query must be a str, got {type(query).__name__} {query!r}; pass the question's "
             "text (decode bytes with .decode('utf-8'))."
         )
-    names = _check_names(known_entities)
-    moment, now_note = _check_now(now)
+    names = check_names(known_entities)
+    moment, now_note = check_now(now)
     analyzer = analyzer or default_analyzer()
     text = normalize_text(query)
     if not text.strip():
         return QueryAnalysis(query, "detail", "empty query", None, (), (), None, False)
     folded = fold(text)
 
-    found = {kind: find_cues(folded, kind) for kind in (*_CUE_KINDS, "scope", "future")}
+    kinds = (*_CUE_KINDS, "scope", "future", *SHAPE_CUES)
+    found = {kind: find_cues(folded, kind) for kind in kinds}
     window_match = find_window(text, folded, moment)
+    if window_match and _inside(window_match.spans, found["scope"]):
+        window_match = None  # "bis heute", "until today": the memory to date, no time filter
     cue_spans = [(c.start, c.end) for kind in _CUE_KINDS for c in found[kind]]
     time_spans = list(window_match.spans) if window_match else []
     cue_languages = {c.language for kind in _CUE_KINDS for c in found[kind]}
@@ -236,6 +176,9 @@ def analyze_query(
     )
     window = window_match.window if window_match else None
     reaches_now = window is not None and (window.end is None or window.end > moment)
+    # what the question names as its topic ("about", "sur") narrows it however common
+    led = _topic_terms(content, language, analyzer)
+    named = {term for name in entities for term in analyzer.analyze(name, language=language).terms}
     intent, reason = decide_intent(
         IntentEvidence(
             entity_targets=[name for _, name in targets],
@@ -256,8 +199,18 @@ def analyze_query(
             precise_window=window.expression
             if window is not None and _is_precise(window)
             else None,
+            unspecific=unspecific_words(keywords, vocabulary, led, named),
+            particular=[
+                text[c.start : c.end]
+                for kind in ("time_questions", "list_questions")
+                for c in found[kind]
+                if c.language == language
+            ],
         )
     )
+    shape, shape_reason = decide_shape(intent, found, text, language)
+    if shape_reason:
+        reason += f"; {shape_reason}"
     if window is not None and now_note:
         reason += f"; window resolved against {now_note}"
     recency = bool(found["recency"]) or reaches_now
@@ -270,6 +223,7 @@ def analyze_query(
         entities,
         window,
         recency,
+        shape,
     )
 
 
@@ -337,6 +291,21 @@ def _entities(
     return targets, leads, entities
 
 
+def _topic_terms(content: str, language: str, analyzer: Analyzer) -> set[str]:
+    """The terms after the first topic lead of ``content`` (the query with its cues, times
+    and scope words blanked) in the query's language: the topic the question names. (Polish
+    "o" is no topic lead in Portuguese, where it is an article.)"""
+    leads = [cue for cue in find_cues(fold(content), "topic_leads") if cue.language == language]
+    if not leads:
+        return set()
+    return set(analyzer.analyze(content[leads[0].end :], language=language).terms)
+
+
+def _inside(spans: Iterable[tuple[int, int]], cues: list[Cue]) -> bool:
+    """Whether every span lies inside one of the ``cues``."""
+    return all(any(c.start <= start and end <= c.end for c in cues) for start, end in spans)
+
+
 def _is_precise(window: TimeWindow) -> bool:
     """A window of an hour or less: a moment ("at 14:05"), not a period to summarize."""
     if window.start is None or window.end is None:
@@ -345,9 +314,14 @@ def _is_precise(window: TimeWindow) -> bool:
 
 
 def _is_keyword(term: str, stops: frozenset[str]) -> bool:
-    """Not a stop word of a language the query's cues are in, nor a clitic ("-t" of
-    "a-t-on"): a lone letter joined to punctuation."""
-    return fold(term) not in stops and (term.isalnum() or sum(map(str.isalnum, term)) >= 2)
+    """Not a stop word of a language the query's cues are in, also once the hyphens and
+    apostrophes a blanked cue left at its ends are off ("est-" of "qu'est-ce qui", the cue
+    "ce qui s'est passé" blanked), nor a clitic ("-t" of "a-t-on"): a lone letter joined to
+    punctuation."""
+    bare = term.strip("-'\u2019")
+    if fold(term) in stops or fold(bare) in stops:
+        return False
+    return term.isalnum() or sum(map(str.isalnum, term)) >= 2
 
 
 def _names_a_topic(term: str) -> bool:

@@ -15,10 +15,10 @@ from functools import cache
 from rerank_plus.analysis.script import script_class
 from rerank_plus.memory.query.folding import WORD_CHARACTER, fold
 from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
-from rerank_plus.memory.query.lexicon.schema import INTENT_CUES
+from rerank_plus.memory.query.lexicon.schema import INTENT_CUES, SHAPE_CUES
 
 #: The kinds of cue matched as plain word lists (see :class:`.lexicon.Lexicon`).
-KINDS = INTENT_CUES
+KINDS = (*INTENT_CUES, *SHAPE_CUES)
 
 
 @dataclass(frozen=True, slots=True)

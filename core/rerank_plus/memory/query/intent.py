@@ -6,8 +6,9 @@ In order, the first rule that applies decides:
    ``entity``;
 2. a recency cue ("what's new", "latest", "dernièrement", "the last meeting") -> ``recent``;
 3. take out the cues, the time expression, scope words ("meeting", "discussion", "team",
-   "topics", "decisions", "discussed" ...) and stop words, but not the words that point past
-   the memory ("the next meeting": plans are details); when nothing is left (no topic):
+   "topics", "decisions", "discussed", "so far" ...), asking words ("can you tell me",
+   "please") and stop words, but not the words that point past the memory ("the next
+   meeting": plans are details); when nothing is left (no topic):
 
    - a window that reaches ``now`` ("since yesterday", "today", "in the last 2 hours") ->
      ``recent`` ("What happened since yesterday?");
@@ -15,15 +16,20 @@ In order, the first rule that applies decides:
    - a breadth cue ("main steps", "big picture", "grandes étapes", "dans l'ensemble"), a
      summary cue ("summarize", "what was ... about", "de quoi") or a scope word ->
      ``synthesis`` ("Summarize the whole meeting", "What were the main topics?");
-4. anything else -> ``detail``: the query names what it wants. A summary or breadth cue
+4. asked of a memory, a summary or breadth cue whose leftover words narrow nothing in that
+   memory (used by many of its messages, "faire" in "peux-tu me faire un résumé", or by none;
+   see :mod:`.specificity`) -> ``synthesis``. A name, a number, a word a few messages use, a
+   topic named after a topic lead ("about", "sur") or a time or list cue ("when did", "which
+   cities") narrows it;
+5. anything else -> ``detail``: the query names what it wants. A summary or breadth cue
    narrowed to a topic is a detail question ("Summarize the discussion about remote
    concepts", "What were the main points of Marketing?").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 #: The intents a retriever policy has a profile for.
 INTENTS = ("synthesis", "detail", "recent", "entity")
@@ -45,6 +51,13 @@ class IntentEvidence:
     open_window: str | None
     #: The window's text when it is a precise time (an hour or less: "at 14:05"), else None.
     precise_window: str | None = None
+    #: The remainder's words that narrow nothing in the memory asked (common in it, or used by
+    #: none of its messages), with the share of its messages that use each
+    #: (:func:`.specificity.unspecific_words`; empty for a question read alone).
+    unspecific: Mapping[str, float] = field(default_factory=dict)
+    #: The question's time and list cues ("when did", "which places"): it asks for particular
+    #: messages, however unspecific its words.
+    particular: Sequence[str] = ()
 
 
 def _quoted(words: Sequence[str]) -> str:
@@ -73,5 +86,12 @@ def decide_intent(evidence: IntentEvidence) -> tuple[str, str]:
             return "synthesis", f"only scope words {_quoted(evidence.scope)}, no topic"
         return "detail", "no cue and no content words"
     cues = [*evidence.breadth, *evidence.summary]
+    unspecific = all(word in evidence.unspecific for word in evidence.remainder)
+    if cues and unspecific and not evidence.particular:
+        shares = ", ".join(f"{word!r} {share:.0%}" for word, share in evidence.unspecific.items())
+        return "synthesis", (
+            f"summary cue {_quoted(cues)} with only words unspecific to this memory ({shares} "
+            "of its messages)"
+        )
     narrowed = f"summary cue {_quoted(cues)} narrowed to " if cues else ""
     return "detail", f"{narrowed}content words {_quoted(evidence.remainder)}"

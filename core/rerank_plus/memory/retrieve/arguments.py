@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rerank_plus.memory.policy import INTENTS, SHAPED
+from rerank_plus.memory.policy import INTENTS
+from rerank_plus.memory.query.shape import SHAPES
 from rerank_plus.reranker import Reranker
-
-#: What ``retrieve(shape=...)`` accepts: ``plain`` (the intent's own policy) and the shapes
-#: with a policy of their own.
-SHAPES = ("plain", *SHAPED)
 
 
 def check_reranker(name: str, value: Any) -> Reranker | None:

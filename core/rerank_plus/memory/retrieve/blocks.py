@@ -72,13 +72,17 @@ def without_fillers(plan: QueryPlan, quotes: list[Hit]) -> list[Hit]:
     """Raw messages with fewer than two content terms ("Yeah.", "Okay, right.") say nothing
     a quote needs, unless they name an entity of the question."""
     counts, entities = plan.index.content_terms, plan.analysis.entities
-    kept = []
+    kept, fillers = [], []
     for hit in quotes:
         if counts.get(hit.item.id, 0) >= 2 or (entities and names_any(hit.item, entities)):
             kept.append(hit)
         else:
-            plan.trace.reject(hit.item.id, "filler: fewer than two content terms")
-    return kept or quotes
+            fillers.append(hit)
+    if not kept:  # nothing but fillers: they stay candidates
+        return quotes
+    for hit in fillers:
+        plan.trace.reject(hit.item.id, "filler: fewer than two content terms")
+    return kept
 
 
 def names_any(item: MemoryItem, entities: Sequence[str]) -> bool:

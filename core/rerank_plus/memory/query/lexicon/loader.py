@@ -13,7 +13,11 @@ A file has these tables (``data/english.toml`` is a model to copy):
     (:data:`.generated.SHARED_FRAGMENTS`) need no definition.
 ``[intent]``
     What a query asks for: ``summary``, ``breadth``, ``scope``, ``future``, ``recency``,
-    ``entity_leads``, ``entity_trails``, ``name_leads``, ``name_trails``.
+    ``entity_leads``, ``entity_trails``, ``name_leads``, ``name_trails``, ``asking``,
+    ``topic_leads``.
+``[shape]`` (optional)
+    What form of answer it asks for: ``time_questions``, ``list_questions``,
+    ``current_questions``.
 ``[time]``
     The time grammar: ``since``, ``since_after``, ``range_opening``, ``range_inner``,
     ``range_endings``, ``range_closing``, ``ago``, ``last_n``, ``day_parts``, ``part_joiner``,
@@ -69,7 +73,7 @@ PRECEDENCE = (
 )
 
 _PACKAGE = __name__.rpartition(".")[0]
-_TABLES = ("language", "fragments", "intent", "time", "annotation")
+_TABLES = ("language", "fragments", "intent", "shape", "time", "annotation")
 _NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 _USE = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 
@@ -167,6 +171,7 @@ class _Reader:
         given_tables = {
             "language": language,
             "intent": self.data.get("intent", {}),
+            "shape": self.data.get("shape", {}),
             "time": time,
             "annotation": self.data.get("annotation", {}),
         }

@@ -190,7 +190,13 @@ INTENT_CUES = (
     "entity_trails",
     "name_leads",
     "name_trails",
+    "asking",
+    "topic_leads",
 )
+
+#: The shape cues, each a list of fragments matched as whole words (the ``[shape]`` table):
+#: what form of answer a question asks for, beside its intent (:mod:`..shape`).
+SHAPE_CUES = ("time_questions", "list_questions", "current_questions")
 
 #: Every key a file may have besides ``[language] code`` and ``[time] numbers_from``: its
 #: table and its check. The keys are the :class:`.Lexicon` fields, which document them.
@@ -198,6 +204,7 @@ KEYS: dict[str, tuple[str, Check]] = {
     "spaced": ("language", _flag),
     "script": ("language", _scripts),
     **{key: ("intent", _fragments) for key in INTENT_CUES},
+    **{key: ("shape", _fragments) for key in SHAPE_CUES},
     **{
         key: ("time", _fragments)
         for key in (

@@ -109,3 +109,18 @@ class Lexicon:
     #: words the grammar reads one way that running text also uses the other way (Hindi
     #: "कल", yesterday or tomorrow, told apart by the verb): never annotated.
     either_way: tuple[str, ...] = field(default=())
+    #: Words that ask, and narrow nothing ("can you tell me", "give me", "please", "pls"):
+    #: left out of the question's content words, yet no scope word (they alone are no summary).
+    asking: tuple[str, ...] = field(default=())
+    #: Words after which a question names its topic ("about", "regarding", "sur", "über"):
+    #: what follows narrows the question, however common its words are in the memory.
+    topic_leads: tuple[str, ...] = field(default=())
+    #: A question about when something happened ("when did", "how long ago", "quand", "wann",
+    #: "什么时候"): the ``time`` shape.
+    time_questions: tuple[str, ...] = field(default=())
+    #: A question about a list or set spread over time ("which places", "what are all",
+    #: "quels sont tous"): the ``list`` shape.
+    list_questions: tuple[str, ...] = field(default=())
+    #: A question about the current state of something that changes ("where does she live
+    #: now", "what is the launch date", "actuellement", "derzeit"): the ``current`` shape.
+    current_questions: tuple[str, ...] = field(default=())
