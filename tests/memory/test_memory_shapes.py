@@ -103,6 +103,17 @@ def test_a_bad_shape_section_names_the_place_and_the_valid_keys(section, message
         memory_profile({"memory": section})
 
 
+def test_shapes_false_gives_every_detail_question_detail_s_policy(retriever):
+    off = memory_profile({"memory": {"shapes": False}})
+    assert off.shapes == {} and off.policy("detail", "list") is off.policies["detail"]
+    plain = MemoryRetriever(retriever.memory, profile=off)
+    question = "Which flat does Ana live in now?"
+    ask = {"max_tokens": 400, "now": NOW, "intent": "detail"}
+    assert plain.retrieve(question, shape="current", **ask).text == (
+        retriever.retrieve(question, shape="plain", **ask).text
+    )
+
+
 def test_a_shape_given_as_a_profile_says_how_to_force_it():
     with pytest.raises(ValueError, match=r"to force a shape, retrieve\(question, shape='list'\)"):
         memory_profile("list")

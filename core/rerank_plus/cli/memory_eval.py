@@ -90,7 +90,8 @@ def add_eval_parser(subparsers: argparse._SubParsersAction) -> argparse.Argument
     )
     parser.add_argument(
         "--embedder",
-        help="a sentence-transformers model name or folder (default: all-MiniLM-L6-v2)",
+        help="a sentence-transformers model name or folder, or minilm (the packaged "
+        "all-MiniLM-L6-v2, the default)",
     )
     parser.add_argument(
         "--final-reranker",
@@ -122,11 +123,15 @@ def run(args: argparse.Namespace) -> int:
         for name in registry.available():
             print(name if name in ready else f"{name} (needs build_memory and MemoryRetriever)")
         return 0
+    from rerank_plus.cli.embedders import quiet_model_loading
+
+    quiet_model_loading()  # the default model too: no progress bar on every run
     embedder = None
     if args.embedder:
+        from rerank_plus.cli.embedders import embedder_model
         from rerank_plus.scoring.bi_encoder import BiEncoderReranker
 
-        embedder = BiEncoderReranker(args.embedder)
+        embedder = BiEncoderReranker(embedder_model(args.embedder))
     retriever_options: dict[str, object] = {}
     if args.profile:
         from rerank_plus.memory.policy import memory_profile

@@ -28,7 +28,8 @@ A detail question's shape (``time``: when something happened; ``list``: a set sp
 the conversation; ``current``: what holds now of something that changes; see
 :mod:`rerank_plus.memory.query.shape`) has a policy of its own: detail's settings (the profile's
 included), changed where the shape differs (:data:`~rerank_plus.memory.ready_made.SHAPE_KNOBS`),
-then by ``memory.shapes.<shape>``, which takes the same six settings.
+then by ``memory.shapes.<shape>``, which takes the same six settings (``memory.shapes: false``:
+every detail question reads detail's policy).
 
 Beside them, ``memory.tiers`` (``small`` and ``medium``: the budgets in tokens up to which a
 query is small or medium), ``memory.final_regions`` (with a final reranker, whether it also
@@ -284,7 +285,8 @@ def memory_profile(source: Mapping[str, Any] | str | Path | None = None) -> Memo
         )
         for intent in INTENTS
     }
-    shapes = _shape_policies(section.get("shapes", {}), policies["detail"], final_regions)
+    given = section.get("shapes", {})
+    shapes = {} if given is False else _shape_policies(given, policies["detail"], final_regions)
     return MemoryProfile(
         policies,
         tiers,
