@@ -192,10 +192,15 @@ def test_stretches_about_the_subject_come_newest_first_the_rest_best_first():
     assert newest_about_first([], consecutive) == []
 
 
-def test_a_shape_without_times_orders_by_place_in_the_conversation():
-    items = [MemoryItem(f"m{i}", 0, i, f"message {i}") for i in (3, 8)]
-    members = [Placed(Hit(items[0], 1.0), "quotes", "a"), Placed(Hit(items[1], 0.9), "quotes", "b")]
-    assert [e.hit.item.index for e in newest_about_first(members, consecutive)] == [8, 3]
+def test_statements_of_one_sitting_or_without_times_stay_best_first():
+    untimed = [MemoryItem(f"m{i}", 0, i, f"message {i}") for i in (3, 8)]
+    members = [
+        Placed(Hit(item, score), "quotes", "")
+        for item, score in zip(untimed, (1, 0.9), strict=True)
+    ]
+    assert [e.hit.item.index for e in newest_about_first(members, consecutive)] == [3, 8]
+    same_day = [placed(3, 1.0, 2), placed(8, 0.9, 2)]
+    assert [e.hit.item.index for e in newest_about_first(same_day, consecutive)] == [3, 8]
 
 
 def test_every_shape_keeps_the_budget_and_quotes_each_message_once(retriever):
