@@ -123,15 +123,15 @@ def run(args: argparse.Namespace) -> int:
         for name in registry.available():
             print(name if name in ready else f"{name} (needs build_memory and MemoryRetriever)")
         return 0
-    from rerank_plus.cli.embedders import quiet_model_loading
+    from rerank_plus.cli.embedders import embedder_model, quiet_model_loading
 
     quiet_model_loading()  # the default model too: no progress bar on every run
     embedder = None
-    if args.embedder:
-        from rerank_plus.cli.embedders import embedder_model
+    model = embedder_model(args.embedder)
+    if model is not None:
         from rerank_plus.scoring.bi_encoder import BiEncoderReranker
 
-        embedder = BiEncoderReranker(embedder_model(args.embedder))
+        embedder = BiEncoderReranker(model)
     retriever_options: dict[str, object] = {}
     if args.profile:
         from rerank_plus.memory.policy import memory_profile
