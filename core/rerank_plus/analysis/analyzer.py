@@ -202,6 +202,18 @@ class Analyzer:
         bases = tuple(base for _, base, _ in found)
         return ((words, bases, tuple(base for _, base, is_term in found if is_term)),)
 
+    def remember(
+        self, text: str, detection: Detection | None = None, analysis: Analysis | None = None
+    ) -> None:
+        """Keep a detection and an analysis of ``text`` made earlier (e.g. stored with a
+        memory), so that asking for them reads them instead of detecting or analyzing again.
+        They must be what this analyzer's settings give for the text."""
+        key = content_key(text)
+        if detection is not None:
+            self._detections.put(key, detection)
+        if analysis is not None:
+            self._analyses.put((key, analysis.language), analysis)
+
     def clear_cache(self) -> None:
         self._detections.clear()
         self._analyses.clear()

@@ -6,6 +6,7 @@ analyzing a 200-word document costs 200 dictionary lookups once the vocabulary i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 
 from rerank_plus.analysis.languages import profile
@@ -101,6 +102,23 @@ def clear_piece_cache() -> None:
     global _cached_pieces
     _piece_cache.clear()
     _cached_pieces = 0
+
+
+def remember_pieces(
+    language: str, use_lemmas: bool, stopwords: str, pieces: Mapping[str, PieceWords]
+) -> None:
+    """Keep the words of pieces read earlier (e.g. stored with a memory), so that texts made
+    of them are analyzed without tokenizers or lemma tables; they must be what
+    :func:`text_words` gives with these settings."""
+    global _cached_pieces
+    cache = _piece_cache.setdefault((language, use_lemmas, stopwords), {})
+    for piece, words in pieces.items():
+        if len(piece) > LONGEST_CACHED_PIECE or piece in cache:
+            continue
+        if _cached_pieces >= MAX_CACHED_PIECES:
+            return
+        cache[piece] = words
+        _cached_pieces += 1
 
 
 def text_words(

@@ -23,6 +23,8 @@ from tests.memory.store.postgres_server import start_server
 
 #: The backends every store test runs against.
 BACKENDS = ("sqlite", "postgresql", "memory")
+#: The backends whose stores other processes (and a reopened store) see.
+DURABLE_BACKENDS = ("sqlite", "postgresql")
 #: A server the tests may use instead of starting one (it must accept CREATE SCHEMA).
 POSTGRES_VARIABLE = "RERANK_PLUS_TEST_POSTGRES_URL"
 
@@ -74,11 +76,21 @@ def schema_url(server: str) -> str:
     return f"{server}{separator}options={quote(f'-csearch_path={schema}')}"
 
 
-@pytest.fixture(params=BACKENDS)
-def store_url(request: pytest.FixtureRequest, tmp_path) -> str:
-    """A URL of an empty store of each backend."""
+def _url(request: pytest.FixtureRequest, tmp_path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'memory.db'}"
     if request.param == "postgresql":
         return schema_url(request.getfixturevalue("postgres_url"))
     return "memory://"
+
+
+@pytest.fixture(params=BACKENDS)
+def store_url(request: pytest.FixtureRequest, tmp_path) -> str:
+    """A URL of an empty store of each backend."""
+    return _url(request, tmp_path)
+
+
+@pytest.fixture(params=DURABLE_BACKENDS)
+def durable_url(request: pytest.FixtureRequest, tmp_path) -> str:
+    """A URL of an empty store that outlives its ``MemoryStore`` (not ``memory://``)."""
+    return _url(request, tmp_path)

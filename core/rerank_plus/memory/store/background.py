@@ -74,7 +74,7 @@ class Background:
                 failures = self._failures.get(name, 0) + 1
                 self._failures[name] = failures
                 delay = min(RETRY_SECONDS * 2 ** (failures - 1), RETRY_LIMIT_SECONDS)
-                logger.warning("%s; trying again in %.0f s", error, delay)
+                logger.warning("%s Trying again in %.0f s.", error, delay)
                 self.schedule(name, delay)
                 continue
             except Exception:  # the thread must outlive any one namespace's trouble

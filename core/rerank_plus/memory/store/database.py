@@ -77,10 +77,10 @@ class Database:
         self.closed = False
 
     def _connection(self) -> Any:
+        if self.closed:
+            raise StoreError("the store is closed; open it again with open_store(url).")
         connection = getattr(self._local, "connection", None)
         if connection is None:
-            if self.closed:
-                raise StoreError("the store is closed; open it again with open_store(url).")
             connection = self._call(self._connect)
             self._local.connection = connection
             with self._lock:

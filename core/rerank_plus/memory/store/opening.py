@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import unquote, urlsplit
 
-from rerank_plus.memory.store.database import Database
+from rerank_plus.memory.store.database import Database, Transaction
 from rerank_plus.memory.store.errors import StoreError
 from rerank_plus.memory.store.postgres import postgres_database, redacted
-from rerank_plus.memory.store.schema import FORMAT_VERSION
+from rerank_plus.memory.store.schema import FORMAT_VERSION, TABLES
 from rerank_plus.memory.store.sqlite import private_database, sqlite_database
 
 #: PostgreSQL's transaction-scoped advisory lock taken while the tables are made (two
@@ -70,26 +70,39 @@ def open_database(url: str, timeout: float) -> Database:
 
 
 def prepare(database: Database) -> None:
-    """Make the tables if absent and record the format; refuse a store of a newer format."""
-    with database.transaction(write=True) as transaction:
-        if database.dialect.name == "postgresql":
-            transaction.execute("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))
-        for statement in database.dialect.tables():
-            transaction.execute(statement)
-        transaction.execute(
-            "INSERT INTO store_info (key, value) VALUES ('format', ?) ON CONFLICT (key) DO NOTHING",
-            (str(FORMAT_VERSION),),
-        )
-        row = transaction.one("SELECT value FROM store_info WHERE key = 'format'")
-    found = int(row[0]) if row is not None and str(row[0]).isdigit() else None
-    if found != FORMAT_VERSION:
-        newer = found is not None and found > FORMAT_VERSION
+    """Make the tables if absent and record the format; refuse a store of a newer format.
+    A complete store is only read (opening it does not wait for another writer's lock)."""
+    with database.transaction(write=False) as transaction:
+        found = _format(transaction)
+    if found is None:
+        with database.transaction(write=True) as transaction:
+            if database.dialect.name == "postgresql":
+                transaction.execute("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))
+            for statement in database.dialect.tables():
+                transaction.execute(statement)
+            transaction.execute(
+                "INSERT INTO store_info (key, value) VALUES ('format', ?) "
+                "ON CONFLICT (key) DO NOTHING",
+                (str(FORMAT_VERSION),),
+            )
+            found = _format(transaction)
+    if found != str(FORMAT_VERSION):
+        newer = found is not None and found.isdigit() and int(found) > FORMAT_VERSION
         raise StoreError(
-            f"this store has format version {row[0] if row else None!r} and this rerank-plus "
-            f"reads version {FORMAT_VERSION}; "
+            f"this store has format version {found!r} and this rerank-plus reads version "
+            f"{FORMAT_VERSION}; "
             + (
                 "upgrade rerank-plus (pip install -U rerank-plus) to open it."
                 if newer
-                else "it is not a rerank-plus memory store: point the URL at another file/database."
+                else "it is not a rerank-plus memory store: point the URL elsewhere."
             )
         )
+
+
+def _format(transaction: Transaction) -> str | None:
+    """The store's format version (None: its tables are not all there yet)."""
+    tables = {row[0] for row in transaction.all(transaction.dialect.existing_tables)}
+    if not tables >= TABLES:
+        return None
+    row = transaction.one("SELECT value FROM store_info WHERE key = 'format'")
+    return None if row is None else str(row[0])

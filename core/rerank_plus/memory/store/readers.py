@@ -9,6 +9,9 @@ never changed once stored, so the ones held are kept. The memory a retriever rea
 stored summaries plus every message, the ones no summary covers yet included: a message is
 retrievable as soon as its ``add`` returned.
 
+The first reader of a snapshot stores the analysed index with it, and later readers in other
+processes start from it (:mod:`~rerank_plus.memory.store.analyses`).
+
 The cache is an LRU bounded by ``namespaces`` retrievers and ``items`` items in all (a
 retriever's index holds about 2 KB per item without embeddings, plus 4 bytes per dimension of
 each embedding: 64 namespaces of 2,000 messages with MiniLM vectors are about 0.5 GB).
@@ -21,9 +24,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
+from rerank_plus.analysis import Analyzer
 from rerank_plus.memory.model.items import MemoryItem
 from rerank_plus.memory.model.memory import Memory
 from rerank_plus.memory.retriever import MemoryRetriever
+from rerank_plus.memory.store.analyses import analyses_blob, remember_analyses
 from rerank_plus.memory.store.database import Database
 from rerank_plus.memory.store.rows import NamespaceState, messages, snapshot, state
 
@@ -41,6 +46,8 @@ class _Reader:
     state: NamespaceState
     messages: list[MemoryItem]
     summaries: list[MemoryItem]
+    #: the stored snapshot has no analysed index yet (this reader stores its own)
+    unanalysed: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -52,10 +59,12 @@ class Readers:
         self,
         database: Database,
         make_retriever: Callable[[Memory, Hashable], MemoryRetriever],
+        analyzer: Analyzer,
         namespaces: int = CACHED_NAMESPACES,
         items: int = CACHED_ITEMS,
     ) -> None:
         self.database = database
+        self.analyzer = analyzer
         self.make_retriever = make_retriever
         self.namespaces = namespaces
         self.items = items
@@ -83,7 +92,10 @@ class Readers:
                 self._drop(key)
                 return None
             self._keep(key, reader)
-            return answer(reader.retriever, reader.state)
+            found = answer(reader.retriever, reader.state)
+            if reader.unanalysed:
+                self._store_analyses(reader)
+            return found
 
     def _load(self, name: str, profile: Hashable) -> _Reader | None:
         with self.database.transaction(write=False) as transaction:
@@ -93,8 +105,12 @@ class Readers:
             stored = snapshot(transaction, current.id)
             held = messages(transaction, current.id)
         summaries = stored.summaries if stored is not None else []
-        retriever = self.make_retriever(Memory([*held, *summaries]), profile)
-        return _Reader(retriever, current, held, summaries)
+        memory = Memory([*held, *summaries])
+        if stored is not None and stored.analysis is not None:
+            remember_analyses(self.analyzer, memory, stored.analysis)
+        retriever = self.make_retriever(memory, profile)
+        unanalysed = stored is not None and stored.analysis is None
+        return _Reader(retriever, current, held, summaries, unanalysed)
 
     def _refresh(self, reader: _Reader) -> bool:
         """Bring the reader's memory to the store's state; False if the namespace is gone
@@ -104,6 +120,7 @@ class Readers:
             if current is None or current.id != reader.state.id:
                 return False
             if current.version == reader.state.version:
+                reader.state = current  # its lease and failure may have changed
                 return True
             added = messages(transaction, current.id, len(reader.messages))
             stored = (
@@ -116,8 +133,24 @@ class Readers:
             before = {item.id: item for item in reader.summaries}
             reader.summaries = [_same(before.get(item.id), item) for item in stored.summaries]
         reader.retriever.memory.replace([*reader.messages, *reader.summaries])
+        if stored is not None:
+            if stored.analysis is not None:
+                remember_analyses(self.analyzer, reader.retriever.memory, stored.analysis)
+            reader.unanalysed = stored.analysis is None
         reader.state = current
         return True
+
+    def _store_analyses(self, reader: _Reader) -> None:
+        """Store what the reader's index analysed with its snapshot, for the next process
+        (unless another process stored it first, or a newer snapshot replaced it)."""
+        blob = analyses_blob(reader.retriever.index())
+        with self.database.transaction(write=True) as transaction:
+            transaction.execute(
+                "UPDATE snapshots SET analysis = ? WHERE namespace = ? AND generation = ? "
+                "AND analysis IS NULL",
+                (blob, reader.state.id, reader.state.generation),
+            )
+        reader.unanalysed = False
 
     def _keep(self, key: tuple[str, Hashable], reader: _Reader) -> None:
         with self._lock:

@@ -44,12 +44,15 @@ class Dialect:
     begin_read: str
     #: locks the namespace row read in a write transaction (SQLite's lock is the whole file)
     lock_row: str
+    #: the names of the store's tables that exist (of the schema in use)
+    existing_tables: str
 
     def sql(self, statement: str) -> str:
         """``statement`` written with ``?`` placeholders, in this dialect."""
         return statement if self.placeholder == "?" else statement.replace("?", self.placeholder)
 
     def tables(self) -> list[str]:
+        """The statements that make the tables where they are absent."""
         return [
             "CREATE TABLE IF NOT EXISTS store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
             f"""CREATE TABLE IF NOT EXISTS namespaces (
@@ -90,6 +93,7 @@ SQLITE = Dialect(
     begin_write="BEGIN IMMEDIATE",
     begin_read="BEGIN",
     lock_row="",
+    existing_tables="SELECT name FROM sqlite_master WHERE type = 'table'",
 )
 
 POSTGRESQL = Dialect(
@@ -100,4 +104,10 @@ POSTGRESQL = Dialect(
     begin_write="BEGIN",
     begin_read="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
     lock_row=" FOR UPDATE",
+    existing_tables=(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+    ),
 )
+
+#: The tables of a complete store.
+TABLES = frozenset({"store_info", "namespaces", "messages", "snapshots"})

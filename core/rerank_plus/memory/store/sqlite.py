@@ -71,12 +71,18 @@ def sqlite_database(
         raise StoreError(
             "sqlite:// needs a file: write sqlite:///relative.db or sqlite:////abs.db."
         )
-    if file.is_dir():
-        raise StoreError(f"{where} is a folder; name a file inside it, e.g. {file / 'memory.db'}.")
-    if not file.parent.is_dir():
+    try:
+        if file.is_dir():
+            example = file / "memory.db"
+            raise StoreError(f"{where} is a folder; name a file inside it, e.g. {example}.")
+        if not file.parent.is_dir():
+            raise StoreError(
+                f"cannot open {where}: its folder {file.parent} does not exist; create it."
+            )
+    except OSError as error:
         raise StoreError(
-            f"cannot open {where}: the folder {file.parent} does not exist; create it."
-        )
+            f"cannot open {where} ({error.strerror}); check the permissions of it and its folders."
+        ) from error
     translate = _translator(where, timeout)
 
     def connect() -> sqlite3.Connection:

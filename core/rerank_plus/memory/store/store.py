@@ -71,7 +71,9 @@ class MemoryStore:
         self._retriever_options = dict(retriever_options or {})
         self._enricher = MemoryBuilder(self.settings, analyzer=self.analyzer)
         self._catch_up = CatchUp(database, self._writer)
-        self._readers = Readers(database, self._retriever, cache_namespaces, cache_items)
+        self._readers = Readers(
+            database, self._retriever, self.analyzer, cache_namespaces, cache_items
+        )
         self._background = Background(self._catch_up.run) if background else None
         self._lock = threading.Lock()
         if self._background is not None:

@@ -2,12 +2,17 @@
 the messages no summary covers yet, outside any transaction, under the namespace's lease
 (:mod:`~rerank_plus.memory.store.leases`).
 
-One catch-up: take the lease; get a writer whose memory is the stored snapshot (the one this
-process last wrote, kept in a small LRU, or one rebuilt from the stored summaries and
-messages); add the pending messages to it one by one, as ``MemoryWriter.add`` does for a
-memory in RAM; store the new summaries with a compare-and-set on the snapshot's generation,
-in one transaction with the namespace's row (a reader sees the old snapshot or the new one,
-never half of one). A long catch-up stores its progress every ``SNAPSHOT_SECONDS``.
+One catch-up: take the lease; when more messages wait than the summaries cover (a new
+namespace, a bulk load), build the summaries of every message at once, as ``build_memory`` and
+``MemoryWriter.build`` do (an add re-summarizes the path from its window to the top, so adding
+thousands one by one costs several builds; rebuilding when the backlog is larger than what is
+covered keeps the total within about twice a build); else get a writer whose memory is the
+stored snapshot (the one this process last wrote, kept in a small LRU, or one rebuilt from the
+stored summaries and messages) and add the pending messages to it one by one, as
+``MemoryWriter.add`` does for a memory in RAM. Then store the new summaries with a
+compare-and-set on the snapshot's generation, in one transaction with the namespace's row (a
+reader sees the old snapshot or the new one, never half of one). A long catch-up stores its
+progress every ``SNAPSHOT_SECONDS``.
 
 If the summarizer (or anything in the builder) fails, the messages stay stored and
 retrievable as they are, the failure is recorded on the namespace (a retrieve's trace shows
@@ -24,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rerank_plus.memory.ingest.hierarchy import build_with
 from rerank_plus.memory.ingest.writer import MemoryWriter
 from rerank_plus.memory.model.items import MemoryItem
 from rerank_plus.memory.model.memory import Memory
@@ -94,8 +100,12 @@ class CatchUp:
     def _summarize(
         self, current: NamespaceState, owner: str, stop: threading.Event | None
     ) -> NamespaceState:
-        writer, pending = self._writer_and_pending(current)
         generation = current.generation
+        if current.pending > current.covered:
+            writer = self._built(current)
+            self._store(current, owner, writer, generation, keep_lease=False)
+            return self._after(current)
+        writer, pending = self._writer_and_pending(current)
         renewed = stored = time.monotonic()
         for item in pending:
             if stop is not None and stop.is_set():
@@ -112,9 +122,21 @@ class CatchUp:
                 generation = self._store(current, owner, writer, generation, keep_lease=True)
                 stored = time.monotonic()
         self._store(current, owner, writer, generation, keep_lease=False)
+        return self._after(current)
+
+    def _after(self, current: NamespaceState) -> NamespaceState:
         with self.database.transaction(write=False) as transaction:
             after = state(transaction, current.name)
         return after if after is not None else current
+
+    def _built(self, current: NamespaceState) -> MemoryWriter:
+        """A writer over the summaries of every message built at once."""
+        with self.database.transaction(write=False) as transaction:
+            held = messages(transaction, current.id, 0, current.messages)
+        writer = self.make_writer(Memory())
+        _seed(writer, held)
+        writer.memory = build_with(writer.builder, held)
+        return writer
 
     def _writer_and_pending(self, current: NamespaceState) -> tuple[MemoryWriter, list[MemoryItem]]:
         """The writer over the stored snapshot, and the messages it does not cover yet."""

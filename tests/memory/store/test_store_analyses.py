@@ -1,0 +1,59 @@
+"""The analysed index stored with a snapshot: a new process (a new analyzer, an empty piece
+cache) that remembers it builds the very index analysing builds, and a store reading it gives
+the same contexts."""
+
+from __future__ import annotations
+
+from rerank_plus.analysis import Analyzer
+from rerank_plus.analysis.terms import clear_piece_cache
+from rerank_plus.memory import MemoryRetriever, build_memory, open_store
+from rerank_plus.memory.index.memory_index import MemoryIndex
+from rerank_plus.memory.store.analyses import analyses_blob, remember_analyses
+
+from tests.memory.build_chats import TOPICS, UNSPACED_TOPICS
+
+LINES = [line for topic in TOPICS.values() for line in topic]
+MIXED = LINES + [line for topics in UNSPACED_TOPICS.values() for t in topics.values() for line in t]
+
+
+def test_remembered_readings_build_the_same_index() -> None:
+    memory = build_memory(MIXED)
+    first = MemoryIndex(memory, None, Analyzer())
+    blob = analyses_blob(first)
+    clear_piece_cache()
+    analyzer = Analyzer()
+    assert remember_analyses(analyzer, memory, blob) == len(memory.items)
+    second = MemoryIndex(memory, None, analyzer)
+    assert second.item_terms == first.item_terms
+    assert second.detections == first.detections
+    assert second.languages == first.languages
+    for level, (ours, theirs) in enumerate(zip(second.levels, first.levels, strict=True)):
+        assert ours.postings.keys() == theirs.postings.keys(), level
+    for item in memory.items:
+        assert second.sentence_terms(item) == first.sentence_terms(item)
+
+
+def test_readings_of_other_settings_or_texts_are_not_used() -> None:
+    memory = build_memory(LINES)
+    blob = analyses_blob(MemoryIndex(memory, None, Analyzer()))
+    assert remember_analyses(Analyzer(stopwords="none"), memory, blob) == 0
+    other = build_memory([f"{line} (edited)" for line in LINES])
+    assert remember_analyses(Analyzer(), other, blob) == 0
+
+
+def test_a_new_reader_starts_from_the_stored_readings(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'memory.db'}"
+    queries = ("the offsite venue", "summarize the budget", "what did QA find?")
+    with open_store(url, background=False) as store:
+        store.add("team", MIXED)
+        store.flush("team")
+        first = [store.retrieve("team", query).text for query in queries]
+        with store.database.transaction(write=False) as transaction:
+            (stored,) = transaction.one("SELECT analysis FROM snapshots")
+        assert stored is not None
+        memory = store.memory("team")
+    clear_piece_cache()
+    with open_store(url, background=False) as store:
+        assert [store.retrieve("team", query).text for query in queries] == first
+    retriever = MemoryRetriever(memory)
+    assert [retriever.retrieve(query).text for query in queries] == first
