@@ -25,9 +25,10 @@ Follows = Callable[[MemoryItem, MemoryItem], bool]
 
 #: A stretch is about the question's subject when its best quote scores at least this share of
 #: the best stretch's. Half: the statements of a changed fact score alike (they name the same
-#: thing), while the chat around them scores far lower; on the development chats' current-state
-#: questions (``rerank-plus memory eval --data benchmarks/data/chats``, docs/memory.md) the
-#: newest statement led ... (measured below in the docs).
+#: thing), the small talk around them far lower. On the development chats' current-state
+#: questions (``rerank-plus memory eval --data benchmarks/data/chats``, the shape given, MiniLM),
+#: the contexts holding two statements or more showed them newest first in 19 of 19 at 700 and
+#: at 2,000 tokens with a share of 0.3 or 0.5, in 16 of 19 with 0.7; best first, in 1 and 2.
 ABOUT_THE_SUBJECT = 0.5
 
 
