@@ -17,9 +17,15 @@
   process (one that already answered a query elsewhere).
 - Scale (PostgreSQL): ``--scale-namespaces`` x ``--scale-messages`` messages with random
   384-dimension embeddings stored: warm context p50 and p99, cold namespace load, disk size.
+- Quality: the QMSum test questions (target within 1 point of ``build_memory``), judged as
+  ``rerank-plus memory eval --lexical-only --methods policy`` judges them, on the first
+  ``--meetings`` meetings, each once built at once (``build_memory``) and once grown in a
+  store one turn per ``add``, a ``flush`` every ``--flush-every`` turns, read with
+  ``store.retrieve``; lexical, or with all-MiniLM-L6-v2 (``--quality-embedder minilm``).
 
 Run: ``python benchmarks/memory_store.py [--kills 20] [--concurrent 2000] [--messages 2000]
-[--scale-namespaces 1000] [--scale-messages 1000] [--postgres URL] [--only NAME ...] [--write]``
+[--scale-namespaces 1000] [--scale-messages 1000] [--meetings 35] [--flush-every 1]
+[--quality-embedder lexical|minilm] [--postgres URL] [--only NAME ...] [--write]``
 (``--postgres``: a server to use, else ``RERANK_PLUS_TEST_POSTGRES_URL``, else one started as the
 tests start theirs; ``--write`` puts the tables into docs/benchmarks.md). Reads
 ``../shared/eval/qmsum/test`` beside the repository.
@@ -46,6 +52,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "core"), str(ROOT)]
 
 from _report import write_section  # noqa: E402  (benchmarks/ is on sys.path)
+from rerank_plus.evaluation.memory.embeddings import EmbeddingCache  # noqa: E402
+from rerank_plus.evaluation.memory.policy import Policy, memory_builder  # noqa: E402
+from rerank_plus.evaluation.memory.qmsum import Meeting, load_meetings  # noqa: E402
+from rerank_plus.evaluation.memory.report import summarize  # noqa: E402
+from rerank_plus.evaluation.memory.runner import evaluate  # noqa: E402
+from rerank_plus.evaluation.memory.suite import default_embedder  # noqa: E402
+from rerank_plus.evaluation.memory.views import Resources  # noqa: E402
 from rerank_plus.memory import MemoryRetriever, build_memory, open_store, save_memory  # noqa: E402
 
 from tests.memory.store.conftest import hashed_embedder, schema_url  # noqa: E402
@@ -322,6 +335,71 @@ def scale(postgres: str, namespaces: int, messages: int, queries: int = 200) -> 
     )  # fmt: skip
 
 
+class GrownPolicy(Policy):
+    """The eval's policy reading a memory grown in a store: each meeting's turns added one per
+    ``add`` (a flush every ``every`` turns, and at the end), answered by ``store.retrieve``."""
+
+    def __init__(self, resources: Resources, store: Any, every: int) -> None:
+        super().__init__(resources)
+        self.store, self.every = store, every
+
+    def retriever(self, meeting: Meeting) -> Any:
+        if meeting.name not in self._retrievers:
+            for position, turn in enumerate(meeting.messages(), start=1):
+                self.store.add(meeting.name, [turn])
+                if position % self.every == 0:
+                    self.store.flush(meeting.name)
+            self.store.flush(meeting.name)
+            self._retrievers = {meeting.name: NamespaceReader(self.store, meeting.name)}
+        return self._retrievers[meeting.name]
+
+
+class NamespaceReader:
+    """``store.retrieve`` on one namespace, called as the policy calls a MemoryRetriever."""
+
+    def __init__(self, store: Any, namespace: str) -> None:
+        self.store, self.namespace = store, namespace
+
+    def retrieve(self, query: str, max_tokens: int) -> Any:
+        return self.store.retrieve(self.namespace, query, max_tokens)
+
+
+QUALITY_METRICS = {"gold_recall": "gold recall", "answer_recall": "answer R1",
+                   "topic_coverage": "topics"}  # fmt: skip
+QUALITY_BUDGETS = (700, 2000)
+
+
+def quality(meetings: int | None, every: int, embedder_name: str) -> str:
+    """Both arms through ``evaluate`` with the eval's own policy, judges and means, so that
+    only how the memory was made differs."""
+    chosen = load_meetings(QMSUM.parent, "test", meetings)
+    embed = EmbeddingCache(default_embedder()) if embedder_name == "minilm" else None
+    at_once = Resources(embed, build_memory=memory_builder(embed))
+    runs, seconds = [], []
+    with open_store("memory://", embedder=embed, background=False) as store:
+        for policy in (Policy(at_once), GrownPolicy(Resources(embed), store, every)):
+            started = time.perf_counter()
+            runs.append(evaluate(chosen, [], QUALITY_BUDGETS, reference=policy,
+                                 before_meeting=at_once.prepare))  # fmt: skip
+            seconds.append(time.perf_counter() - started)
+    means = [{row["budget"]: row["metrics"] for row in summarize(run)} for run in runs]
+    rows = [
+        [f"{title}, {budget} tokens", f"{means[0][budget][key] * 100:.1f}",
+         f"{means[1][budget][key] * 100:.1f}",
+         f"{(means[1][budget][key] - means[0][budget][key]) * 100:+.1f}", "within 1"]
+        for budget in QUALITY_BUDGETS
+        for key, title in QUALITY_METRICS.items()
+    ]  # fmt: skip
+    note = (
+        f"{len(chosen)} QMSum test meetings ({chosen[0].name} to {chosen[-1].name}, by file "
+        f"name), {sum(len(m.queries) for m in chosen)} queries, {embedder_name}; the store: "
+        f"`memory://`, one turn per add, a flush every {every} turns. Seconds (memories and "
+        f"queries): built at once {seconds[0]:.0f}, grown {seconds[1]:.0f}."
+    )
+    header = ["metric (points)", "built at once", "grown through the store", "difference", "target"]
+    return table(header, rows) + "\n\n" + note
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kills", type=int, default=20)
@@ -329,12 +407,20 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--scale-namespaces", type=int, default=1000)
     parser.add_argument("--scale-messages", type=int, default=1000)
+    parser.add_argument("--meetings", type=int, default=None)
+    parser.add_argument("--flush-every", type=int, default=1)
+    parser.add_argument("--quality-embedder", choices=("lexical", "minilm"), default="lexical")
     parser.add_argument("--postgres", default=os.environ.get("RERANK_PLUS_TEST_POSTGRES_URL"))
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--write", action="store_true")
     arguments = parser.parse_args()
+    if arguments.flush_every < 1:
+        parser.error(f"--flush-every must be at least 1, got {arguments.flush_every}.")
     server = None
-    if not arguments.postgres:
+    needs_server = arguments.only is None or {"durability", "concurrency", "scale"} & set(
+        arguments.only
+    )
+    if not arguments.postgres and needs_server:
         from tests.memory.store.postgres_server import start_server
 
         server = start_server()
@@ -352,6 +438,9 @@ def main() -> None:
                 "retrieval": lambda: retrieval(folder, arguments.messages),
                 "scale": lambda: scale(
                     arguments.postgres, arguments.scale_namespaces, arguments.scale_messages
+                ),
+                "quality": lambda: quality(
+                    arguments.meetings, arguments.flush_every, arguments.quality_embedder
                 ),
             }
             for step, run in steps.items():

@@ -29,7 +29,8 @@ def test_ready_made_profiles_follow_the_design() -> None:
     # only a question about what is new weighs recency
     assert [i for i, p in profile.policies.items() if p.freshness] == ["recent"]
     assert detail.safe_drill and not synthesis.safe_drill
-    assert detail.lead_quotes >= 1 and synthesis.lead_quotes == 0  # the best message first
+    assert min(detail.lead_quotes.values()) >= 1  # the best message first
+    assert set(synthesis.lead_quotes.values()) == {0}
     # detail locates regions (a window, its best message, its neighbours) with its own fusion
     assert detail.drill_from == "regions"
     assert detail.fusion == {"method": "weighted", "normalization": "minmax"}
@@ -186,7 +187,7 @@ def test_a_profile_name_that_is_no_file_says_so() -> None:
     assert str(raised.value) == (
         "'no-such-profile.yaml' is not a file. A memory profile is None (the ready-made one), a "
         "dict or a JSON/YAML file with a 'memory' section (keys: synthesis, detail, recent, "
-        "entity, tiers, final_regions, annotate_times)."
+        "entity, shapes, tiers, final_regions, annotate_times)."
     )
 
 

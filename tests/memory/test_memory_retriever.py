@@ -198,7 +198,10 @@ def test_the_trace_is_json_and_is_logged(
     with caplog.at_level(logging.DEBUG, logger="rerank_plus.memory"):
         context = retriever.retrieve("When is the launch?", max_tokens=120, now=NOW)
     data = json.loads(json.dumps(context.trace.to_dict()))
-    assert [s["step"] for s in data["steps"]][:2] == ["query", "search"]
+    steps = [s["step"] for s in data["steps"]]
+    assert steps[0] == "query" and "search" in steps
+    assert data["steps"][0]["shape"] == "current"  # "when is" a date that may still move
+    assert steps[1] == "shape"  # the shape's policy, named
     assert set(data["timings_ms"]) >= {"query", "search", "compose"}
     assert any(r["reason"] for r in data["rejected"])
     assert data.get("spend")
@@ -327,6 +330,10 @@ def windows_of_six(texts: list[str]) -> Memory:
     return Memory([*messages, *windows])
 
 
+#: No lead quote at any size tier.
+NONE = {"small": 0, "medium": 0, "large": 0}
+
+
 def detail_strategy(**changes: object) -> MemoryProfile:
     """The ready-made profile with the detail intent's strategy changed (it is no setting)."""
     ready = memory_profile()
@@ -341,9 +348,9 @@ def test_the_best_message_found_anywhere_leads_a_small_detail_context() -> None:
     context = MemoryRetriever(stretch_memory()).retrieve(question, max_tokens=80)
     assert context.intent == "detail"
     assert context.items[0].id == "m28"  # the message that answers, before the drilled stretch
-    drill_only = MemoryRetriever(stretch_memory(), profile=detail_strategy(lead_quotes=0)).retrieve(
-        question, max_tokens=80
-    )
+    drill_only = MemoryRetriever(
+        stretch_memory(), profile=detail_strategy(lead_quotes=NONE)
+    ).retrieve(question, max_tokens=80)
     assert "400 euros" not in drill_only.text and "400 euros" in context.text
     regions = next(step for step in context.trace.to_dict()["steps"] if step["step"] == "regions")
     assert regions["top"][0][0] == "w1"  # the answer's window (w4) is not the region drilled
@@ -363,7 +370,7 @@ def test_a_small_budget_drills_the_lead_s_window_over_a_neighbour_off_the_subjec
     steps = MemoryRetriever(stretch_memory(talk_goes_on=False)).retrieve(question, max_tokens=80)
     swap = next(s for s in steps.trace.to_dict()["steps"] if s["step"] == "lead_window")
     assert swap == {"step": "lead_window", "message": "m28", "window": "w4", "instead_of": "w2"}
-    assert drilled(detail_strategy(lead_quotes=0)) == ["w1", "w2"]
+    assert drilled(detail_strategy(lead_quotes=NONE)) == ["w1", "w2"]
     # where the talk goes on, the next window ranks above the answer's and stays
     steps = MemoryRetriever(stretch_memory()).retrieve(question, max_tokens=80).trace.to_dict()
     assert next(s for s in steps["steps"] if s["step"] == "drill_down")["parents"] == ["w1", "w2"]

@@ -1,5 +1,5 @@
-"""``rerank-plus memory eval``: the memory policy and the baselines on QMSum meetings, or on a
-passage collection read as one conversation.
+"""``rerank-plus memory eval``: the memory policy and the baselines on QMSum meetings, on dated
+chats (per question category), or on a passage collection read as one conversation.
 
 Registered by the ``memory`` command group (:mod:`rerank_plus.cli.memory`) through
 :func:`add_eval_parser`.
@@ -39,21 +39,26 @@ def add_eval_parser(subparsers: argparse._SubParsersAction) -> argparse.Argument
     """Add ``eval`` to the ``memory`` command group's subparsers."""
     parser = subparsers.add_parser(
         "eval",
-        help="Measure the memory policy and flat baselines on QMSum meetings at equal words.",
+        help="Measure the memory policy and flat baselines on meetings or chats at equal words.",
         description=(
             "For each query and budget the policy answers with max_tokens=BUDGET; every other "
             "method gets the words of the policy's context (headers included). Without the "
             "policy, BUDGET is read as words. Prints one table per budget; with --output, "
-            "writes results.json, tables.md and one PNG plot per metric."
+            "writes results.json, tables.md and one PNG plot per metric. On chats (dated "
+            "messages, questions with the ids of the messages that answer them and a category) "
+            "the tables also give the metrics per category and the share of recalled answers "
+            "whose date the context gives (dated)."
         ),
     )
     parser.add_argument(
         "--data",
         type=Path,
         default=DEFAULT_DATA,
-        help="the QMSum folder holding train/ and test/ (default: ../shared/eval/qmsum), or a "
-        "BEIR passage collection (corpus.jsonl, queries.jsonl, qrels.tsv) read as one "
-        "conversation: each passage's sentences are messages, each query a specific question",
+        help="the QMSum folder holding train/ and test/ (default: ../shared/eval/qmsum); a chat "
+        "file or a folder of them (JSON: messages with id, speaker, time, text; questions with "
+        "question, answer_ids, category; or LoCoMo's shape); or a BEIR passage collection "
+        "(corpus.jsonl, queries.jsonl, qrels.tsv) read as one conversation: each passage's "
+        "sentences are messages, each query a specific question",
     )
     parser.add_argument(
         "--budget",
@@ -65,7 +70,7 @@ def add_eval_parser(subparsers: argparse._SubParsersAction) -> argparse.Argument
     parser.add_argument(
         "--limit",
         type=positive_int,
-        help="the first N meetings only (of a passage collection, its first N queries)",
+        help="the first N meetings or chats only (of a passage collection, its first N queries)",
     )
     parser.add_argument(
         "--methods",
@@ -85,7 +90,8 @@ def add_eval_parser(subparsers: argparse._SubParsersAction) -> argparse.Argument
     )
     parser.add_argument(
         "--embedder",
-        help="a sentence-transformers model name or folder (default: all-MiniLM-L6-v2)",
+        help="a sentence-transformers model name or folder, or minilm (the packaged "
+        "all-MiniLM-L6-v2, the default)",
     )
     parser.add_argument(
         "--final-reranker",
@@ -101,7 +107,7 @@ def add_eval_parser(subparsers: argparse._SubParsersAction) -> argparse.Argument
         "--lexical-only",
         action="store_true",
         help="no embedding model: the memory built and the policy run without one, against "
-        "the methods that need none (bm25-windows, even-*, lead, the ceilings)",
+        "the methods that need none (bm25-windows, bm25-turns, even-*, lead, the ceilings)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.set_defaults(run=run)
@@ -117,11 +123,15 @@ def run(args: argparse.Namespace) -> int:
         for name in registry.available():
             print(name if name in ready else f"{name} (needs build_memory and MemoryRetriever)")
         return 0
+    from rerank_plus.cli.embedders import embedder_model, quiet_model_loading
+
+    quiet_model_loading()  # the default model too: no progress bar on every run
     embedder = None
-    if args.embedder:
+    model = embedder_model(args.embedder)
+    if model is not None:
         from rerank_plus.scoring.bi_encoder import BiEncoderReranker
 
-        embedder = BiEncoderReranker(args.embedder)
+        embedder = BiEncoderReranker(model)
     retriever_options: dict[str, object] = {}
     if args.profile:
         from rerank_plus.memory.policy import memory_profile

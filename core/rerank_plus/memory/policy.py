@@ -24,6 +24,13 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``), the settings (kn
 * ``min_relevance``: the cut-off, a share of the best score under which an item no longer earns
   a place (what the drill-down kept passes it).
 
+A detail question's shape (``time``: when something happened; ``list``: a set spread over
+the conversation; ``current``: what holds now of something that changes; see
+:mod:`rerank_plus.memory.query.shape`) has a policy of its own: detail's settings (the profile's
+included), changed where the shape differs (:data:`~rerank_plus.memory.ready_made.SHAPE_KNOBS`),
+then by ``memory.shapes.<shape>``, which takes the same six settings (``memory.shapes: false``:
+every detail question reads detail's policy).
+
 Beside them, ``memory.tiers`` (``small`` and ``medium``: the budgets in tokens up to which a
 query is small or medium), ``memory.final_regions`` (with a final reranker, whether it also
 picks the region a detail question drills into; default true) and ``memory.annotate_times``
@@ -37,7 +44,7 @@ listed here is refused with the list of known ones.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +53,8 @@ from rerank_plus.memory.query.intent import INTENTS
 from rerank_plus.memory.ready_made import (
     EVERY_INTENT,
     FRESHNESS,
+    SHAPE_KNOBS,
+    SHAPE_STRATEGIES,
     STRATEGIES,
 )
 from rerank_plus.memory.ready_made import KNOBS as KNOBS_BY_INTENT
@@ -65,7 +74,9 @@ _BANDS = ("top", "upper", "windows", "messages")
 #: The settings a profile may give each intent (see the module docstring).
 KNOBS = ("quotas", "band_prior", "freshness", "mmr_lambda", "drill_m", "min_relevance")
 _FRESHNESS = ("half_life_days", "weight")
-_SECTION_KEYS = (*INTENTS, "tiers", "final_regions", "annotate_times")
+_SECTION_KEYS = (*INTENTS, "shapes", "tiers", "final_regions", "annotate_times")
+#: The shapes with a policy of their own (every other question reads its intent's).
+SHAPED = tuple(SHAPE_KNOBS)
 
 
 @dataclass(frozen=True)
@@ -90,9 +101,13 @@ class IntentPolicy:
     min_relevance: float
     safe_drill: bool
     final_regions: bool
-    lead_quotes: int
+    lead_quotes: Mapping[str, int]
+    lead_breadth: bool
+    quote_order: str
     coverage_blocks: tuple[str, ...]
     spread: Mapping[str, float] | None
+    #: the detail question's shape this policy is for ("plain": every question of the intent)
+    shape: str = "plain"
 
 
 def _check_share(where: str, value: Any, upper: float = 1.0) -> float:
@@ -129,21 +144,33 @@ def _per_tier(where: str, value: Any, defaults: Mapping[str, int]) -> dict[str, 
     return {tier: _check_count(f"{where}.{tier}", given[tier]) for tier in TIERS}
 
 
+def _overlaid(knobs: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """``knobs`` with ``changes`` (a mapping changes only the keys it names)."""
+    merged = dict(knobs)
+    for key, value in changes.items():
+        base = merged.get(key)
+        if isinstance(base, Mapping) and isinstance(value, Mapping):
+            merged[key] = {**base, **value}
+        else:
+            merged[key] = value
+    return merged
+
+
 def _ready_knobs(intent: str) -> dict[str, Any]:
-    """The ready-made settings of ``intent``: every intent's, then the intent's own (a mapping
-    changes only the keys it names)."""
-    knobs = dict(EVERY_INTENT)
-    for key, value in KNOBS_BY_INTENT[intent].items():
-        base = knobs[key]
-        both = isinstance(base, Mapping) and isinstance(value, Mapping)
-        knobs[key] = {**base, **value} if both else value
-    return knobs
+    """The ready-made settings of ``intent``: every intent's, then the intent's own."""
+    return _overlaid(EVERY_INTENT, KNOBS_BY_INTENT[intent])
 
 
-def _intent_policy(intent: str, settings: Mapping[str, Any], final_regions: bool) -> IntentPolicy:
-    where = f"memory.{intent}"
+def _intent_policy(
+    where: str,
+    ready: Mapping[str, Any],
+    settings: Mapping[str, Any],
+    strategy: Mapping[str, Any],
+    final_regions: bool,
+) -> IntentPolicy:
+    """The policy at ``where`` (``memory.detail``, ``memory.shapes.time``): the ``ready``
+    settings changed by the profile's ``settings``, and the fixed ``strategy``."""
     check_keys(where, settings, KNOBS)
-    ready = _ready_knobs(intent)
     merged = {**ready, **settings}
     given_quotas = merged["quotas"]
     check_keys(f"{where}.quotas", given_quotas, BLOCKS)
@@ -162,9 +189,7 @@ def _intent_policy(intent: str, settings: Mapping[str, Any], final_regions: bool
     freshness = merged["freshness"]
     if freshness is not None:
         freshness = _numbers(f"{where}.freshness", freshness, FRESHNESS, {"half_life_days": 1e6})
-    strategy = STRATEGIES[intent]
     return IntentPolicy(
-        intent=intent,
         quotas=quotas,
         band_prior=prior,
         freshness=freshness,
@@ -174,19 +199,47 @@ def _intent_policy(intent: str, settings: Mapping[str, Any], final_regions: bool
         ),
         min_relevance=_check_share(f"{where}.min_relevance", merged["min_relevance"]),
         final_regions=final_regions,
-        **strategy,
+        **{**strategy, "lead_quotes": _per_tier(where, strategy["lead_quotes"], {})},
     )
+
+
+def _shape_policies(
+    shapes: Any, detail: IntentPolicy, final_regions: bool
+) -> dict[str, IntentPolicy]:
+    """Each shape's policy: ``detail``'s settings (the profile's included), the shape's
+    ready-made changes, then the profile's ``memory.shapes.<shape>``."""
+    check_keys("memory.shapes", shapes, SHAPED)
+    settings = {knob: getattr(detail, knob) for knob in KNOBS}
+    return {
+        shape: _intent_policy(
+            f"memory.shapes.{shape}",
+            _overlaid(settings, SHAPE_KNOBS[shape]),
+            shapes.get(shape, {}),
+            {**STRATEGIES["detail"], **SHAPE_STRATEGIES[shape], "intent": "detail", "shape": shape},
+            final_regions,
+        )
+        for shape in SHAPED
+    }
 
 
 @dataclass(frozen=True)
 class MemoryProfile:
-    """The four intents' policies, the size tiers and the light stage's fusion options."""
+    """The four intents' policies, the size tiers, the light stage's fusion options, and the
+    policies of a detail question's shapes."""
 
     policies: Mapping[str, IntentPolicy]
     tiers: Mapping[str, int]
     fusion: Mapping[str, Any] | str
     #: date the relative times of quoted messages (:mod:`rerank_plus.memory.context.time_notes`)
     annotate_times: bool = True
+    shapes: Mapping[str, IntentPolicy] = field(default_factory=dict)
+
+    def policy(self, intent: str, shape: str = "plain") -> IntentPolicy:
+        """The policy of a question of ``intent`` and ``shape``: its shape's for a detail
+        question of a shape that has one, else its intent's."""
+        if intent == "detail" and shape in self.shapes:
+            return self.shapes[shape]
+        return self.policies[intent]
 
     def tier(self, max_tokens: int) -> str:
         """``small`` up to ``tiers["small"]`` tokens, ``medium`` up to ``tiers["medium"]``,
@@ -223,10 +276,23 @@ def memory_profile(source: Mapping[str, Any] | str | Path | None = None) -> Memo
         _check_flag(section, "annotate_times"),
     )
     policies = {
-        intent: _intent_policy(intent, section.get(intent, {}), final_regions) for intent in INTENTS
+        intent: _intent_policy(
+            f"memory.{intent}",
+            _ready_knobs(intent),
+            section.get(intent, {}),
+            {**STRATEGIES[intent], "intent": intent},
+            final_regions,
+        )
+        for intent in INTENTS
     }
+    given = section.get("shapes", {})
+    shapes = {} if given is False else _shape_policies(given, policies["detail"], final_regions)
     return MemoryProfile(
-        policies, tiers, config.get("fusion", {"method": "rrf"}), annotate_times=annotate_times
+        policies,
+        tiers,
+        config.get("fusion", {"method": "rrf"}),
+        annotate_times=annotate_times,
+        shapes=shapes,
     )
 
 
@@ -247,7 +313,13 @@ def _not_a_profile(source: str | Path) -> None:
         if name in PROFILES
         else "not a file"
     )
-    hint = f"; to force an intent, retrieve(question, intent={name!r})" if name in INTENTS else ""
+    hint = (
+        f"; to force an intent, retrieve(question, intent={name!r})"
+        if name in INTENTS
+        else f"; to force a shape, retrieve(question, shape={name!r})"
+        if name in SHAPED
+        else ""
+    )
     raise ValueError(
         f"{name!r} is {what}. A memory profile is None (the ready-made one), a dict or a "
         f"JSON/YAML file with a 'memory' section (keys: {', '.join(_SECTION_KEYS)}){hint}."

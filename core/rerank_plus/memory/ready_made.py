@@ -77,6 +77,8 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "grow": 0,
         "safe_drill": False,
         "lead_quotes": 0,
+        "lead_breadth": False,
+        "quote_order": "best_first",
         "coverage_blocks": ("overview", "extracts", "quotes"),
         "spread": {"gap": 0.06, "weight": 1.5},
     },
@@ -98,6 +100,8 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "grow": 2,
         "safe_drill": True,
         "lead_quotes": 1,
+        "lead_breadth": False,
+        "quote_order": "best_first",
         "coverage_blocks": (),
         "spread": None,
     },
@@ -114,6 +118,8 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "grow": 0,
         "safe_drill": False,
         "lead_quotes": 0,
+        "lead_breadth": False,
+        "quote_order": "best_first",
         "coverage_blocks": (),
         "spread": None,
     },
@@ -130,7 +136,62 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "grow": 2,
         "safe_drill": False,
         "lead_quotes": 0,
+        "lead_breadth": False,
+        "quote_order": "best_first",
         "coverage_blocks": (),
         "spread": None,
+    },
+}
+
+#: Where a detail question's shape (``time``, ``list``, ``current``: see
+#: :mod:`rerank_plus.memory.query.shape`) changes detail's settings; a profile's
+#: ``memory.shapes.<shape>`` changes them further. Measured with the shape given by each
+#: question's category (``rerank-plus memory eval --data benchmarks/data/chats``: nine chats in
+#: English, French and German, 216 questions; all-MiniLM-L6-v2 unless said; docs/memory.md).
+SHAPE_KNOBS: dict[str, dict[str, Any]] = {
+    # "When did ...": detail's settings; only the lead quotes change (below).
+    "time": {},
+    # "Which cities has Ana visited?": at most two messages of each picked window ("one or two
+    # best messages per session"); with one each, multi-hop recall was 0.472 / 0.546 at 700 /
+    # 2,000 tokens, with two 0.491 / 0.556, with detail's 8 to 30 0.352 / 0.472.
+    "list": {"drill_m": 2},
+    # "Where does Ana live now?": detail's settings; the order of the quotes changes (below). A
+    # freshness boost (30 days' half-life, weight 0.25 to 1.0, counted from the newest message)
+    # lifted recent small talk over older statements that match weakly: recall 0.679 -> 0.642
+    # at 700 tokens with weight 1.0, and never the newest first more than 10 times in 20.
+    "current": {},
+}
+
+#: Where a shape's strategy differs from detail's.
+SHAPE_STRATEGIES: dict[str, dict[str, Any]] = {
+    # The best single messages found anywhere first, each a quote under its own header (its own
+    # date), then detail's stretches. Three at a small budget: a chat message with its header is
+    # about 30 tokens, so three take a seventh of 700; six and eight above, a tenth of the
+    # tiers' budgets. (Time questions of the development chats are found by every method, 0.94
+    # to 0.95 either way: the count is set by the share of the budget, not by a gain there.)
+    "time": {"lead_quotes": {"small": 3, "medium": 6, "large": 8}},
+    # Breadth before depth: the lead quotes one per window (the best of each of the best
+    # windows), then the best windows drilled round-robin (each window's best message before
+    # any second one), no neighbours grown. Three picks at a small budget (detail's two read
+    # one stretch and its neighbour), detail's six and ten above. Multi-hop recall at 700 /
+    # 2,000 tokens 0.259 / 0.426 -> 0.491 / 0.556 (the best flat baseline, single messages by
+    # embedding, 0.324 / 0.481); lexical-only 0.139 / 0.315 -> 0.157 / 0.250 (BM25 finds no
+    # word of "which cities has Ana visited" in "back from Lisbon", so breadth reads windows
+    # chosen by the name alone).
+    "list": {
+        "lead_quotes": {"small": 3, "medium": 6, "large": 8},
+        "lead_breadth": True,
+        "drill_picks": {"small": 3, "medium": 6, "large": 10},
+        "drill_order": "round_robin",
+        "grow": 0,
+    },
+    # The statements about the subject from several windows (a changed fact is stated in
+    # different sessions), shown newest first with their dates (quote_order.py), the guidance
+    # saying so: the newest statement came first in 19 of 19 contexts holding two or more,
+    # against 1 to 2 of 19 best first.
+    "current": {
+        "lead_quotes": {"small": 3, "medium": 6, "large": 8},
+        "lead_breadth": True,
+        "quote_order": "newest_first",
     },
 }

@@ -39,28 +39,21 @@ from rerank_plus.memory.index.memory_index import MemoryIndex
 from rerank_plus.memory.ingest.embedding import as_embedder
 from rerank_plus.memory.model.memory import Memory
 from rerank_plus.memory.model.times import parse_time
-from rerank_plus.memory.policy import BLOCKS, INTENTS, IntentPolicy, MemoryProfile, memory_profile
+from rerank_plus.memory.policy import BLOCKS, IntentPolicy, MemoryProfile, memory_profile
 from rerank_plus.memory.query import QueryAnalysis, analyze_query
+from rerank_plus.memory.retrieve.arguments import check_question, check_reranker
 from rerank_plus.memory.retrieve.candidates import find_candidates
 from rerank_plus.memory.retrieve.filters import allowed_items
 from rerank_plus.memory.retrieve.final import FinalStage
 from rerank_plus.memory.retrieve.plan import QueryPlan
 from rerank_plus.memory.retrieve.search import Hit, LevelSearch
+from rerank_plus.memory.retrieve.shapes import shape_notes
 from rerank_plus.memory.trace import Trace
 from rerank_plus.reranker import Reranker
 from rerank_plus.scoring.bm25 import BM25Reranker
 from rerank_plus.selection.budget import approximate_tokens
 
 logger = logging.getLogger("rerank_plus.memory")
-
-
-def _check_reranker(name: str, value: Any) -> Reranker | None:
-    if value is not None and not isinstance(value, Reranker):
-        raise TypeError(
-            f"{name} must be a rerank_plus Reranker (BM25Reranker(), CrossEncoderReranker(...)) "
-            f"or None, got {type(value).__name__}."
-        )
-    return value
 
 
 def _coverage(
@@ -87,16 +80,6 @@ def _coverage(
         reward=index.peak_salience,
         timeline=timeline,
     )
-
-
-def _check_question(query: Any, max_tokens: Any, intent: str | None) -> int:
-    if not isinstance(query, str):
-        raise TypeError(f"query must be a str, got {type(query).__name__}.")
-    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
-        raise ValueError(f"max_tokens must be a positive int, got {max_tokens!r}.")
-    if intent is not None and intent not in INTENTS:
-        raise ValueError(f"Unknown intent {intent!r}; choose one of {', '.join(INTENTS)}.")
-    return max_tokens
 
 
 class MemoryRetriever:
@@ -146,8 +129,8 @@ class MemoryRetriever:
             raise ValueError(f"final_candidates must be an int >= 1, got {final_candidates!r}.")
         self.memory = memory
         self.embedder = as_embedder(embedder)
-        self.reranker = _check_reranker("reranker", reranker)
-        self.final_reranker = _check_reranker("final_reranker", final_reranker)
+        self.reranker = check_reranker("reranker", reranker)
+        self.final_reranker = check_reranker("final_reranker", final_reranker)
         self.profile = profile if isinstance(profile, MemoryProfile) else memory_profile(profile)
         self.token_counter = token_counter or approximate_tokens
         # the default analyzer keeps every item's analysis (the index analyzes each item, the
@@ -199,9 +182,11 @@ class MemoryRetriever:
         max_tokens: int = 2000,
         intent: str | None = None,
         now: datetime | str | float | None = None,
+        *,
+        shape: str | None = None,
     ) -> MemoryContext:
         """:meth:`retrieve` in a worker thread (embedding and reranking block), for event loops."""
-        return await asyncio.to_thread(self.retrieve, query, max_tokens, intent, now)
+        return await asyncio.to_thread(self.retrieve, query, max_tokens, intent, now, shape=shape)
 
     def retrieve(
         self,
@@ -209,19 +194,22 @@ class MemoryRetriever:
         max_tokens: int = 2000,
         intent: str | None = None,
         now: datetime | str | float | None = None,
+        *,
+        shape: str | None = None,
     ) -> MemoryContext:
         """The context for ``query`` within ``max_tokens`` (headers included).
 
         ``intent`` forces one of ``synthesis``, ``detail``, ``recent``, ``entity`` (else it is
         read from the query); ``now`` resolves "since yesterday" (default: the current time; a
-        naive time is taken as UTC).
+        naive time is taken as UTC). ``shape`` forces a detail question's shape, ``time``,
+        ``list``, ``current`` or ``plain`` (else it is read from the query).
 
         An empty or blank ``query`` gives an empty context whose guidance says so (a
         retriever's answer to a question about nothing, as for an empty memory, where an
         invalid argument raises), unless ``intent`` is ``synthesis`` or ``recent``, which
         need no subject.
         """
-        max_tokens = _check_question(query, max_tokens, intent)
+        max_tokens = check_question(query, max_tokens, intent, shape)
         moment = parse_time(now, "now") or datetime.now(UTC)
         trace = Trace(query)
         if not self.memory.items:
@@ -242,6 +230,7 @@ class MemoryRetriever:
             query,
             analysis,
             intent=intent or analysis.intent,
+            shape=shape or analysis.shape,
             max_tokens=max_tokens,
             index=index,
             moment=moment,
@@ -266,13 +255,14 @@ class MemoryRetriever:
         analysis: QueryAnalysis,
         *,
         intent: str,
+        shape: str,
         max_tokens: int,
         index: MemoryIndex,
         moment: datetime,
         trace: Trace,
     ) -> QueryPlan:
         """The query plan (see :class:`QueryPlan`): policy, tier, vector, filters, fusion."""
-        policy = self.profile.policies[intent]
+        policy = self.profile.policy(intent, shape)
         tier = self.profile.tier(max_tokens)
         _trace_analysis(trace, analysis, intent, tier, moment)
         vector = (
@@ -284,6 +274,7 @@ class MemoryRetriever:
         notes: list[str] = []
         if index.memory.depth == 1:
             notes.append("The memory has no summaries: the context quotes raw messages only.")
+        notes += shape_notes(policy, trace, index.spans_days)
         allowed = allowed_items(analysis, intent, index, notes, trace, now=moment)
         fusion = self._fusion(policy, index, vector, notes, trace)
         search = LevelSearch(
@@ -339,6 +330,7 @@ class MemoryRetriever:
             policy.min_relevance,
             trace,
             show_order=policy.show_order,
+            quote_order=policy.quote_order,
             drilled=drilled,
             coverage=coverage,
         )

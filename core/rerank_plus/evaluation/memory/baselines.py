@@ -48,16 +48,58 @@ class DenseTurns:
 
     def prepare(self, meeting: Meeting) -> None:
         """Embed the meeting's turns (timed apart from the queries)."""
-        self.resources.rows(self._said(meeting))
-
-    def _said(self, meeting: Meeting) -> list[str]:
-        return [meeting.turns[p.first_turn].text for p in self.resources.views(meeting).turns]
+        self.resources.rows(said(self.resources, meeting))
 
     def context(self, meeting: Meeting, query: Query, words: int) -> str:
         pieces = self.resources.views(meeting).turns
-        scores = self.resources.similarities(query.text, self._said(meeting))
+        scores = self.resources.similarities(query.text, said(self.resources, meeting))
         ranked = (pieces[i].text for i in np.argsort(-scores, kind="stable"))
         return join_pieces(fill(ranked, words))
+
+
+class HybridTurns:
+    """Single turns ranked by BM25 and by embedding similarity, fused by reciprocal rank (as
+    :class:`HybridWindows`), each read as said and shown with its speaker (and time): flat
+    hybrid search over a chat's messages, which finds the one message that answers "when did
+    ..." wherever it is."""
+
+    name = "hybrid-turns"
+
+    def __init__(self, resources: Resources) -> None:
+        self.resources = resources
+        self.reranker = FusionReranker(BM25Reranker(), method="rrf")
+
+    def prepare(self, meeting: Meeting) -> None:
+        """Embed the meeting's turns (timed apart from the queries)."""
+        self.resources.rows(said(self.resources, meeting))
+
+    def context(self, meeting: Meeting, query: Query, words: int) -> str:
+        pieces = self.resources.views(meeting).turns
+        texts = said(self.resources, meeting)
+        dense = self.resources.similarities(query.text, texts)
+        ranked = self.reranker.rank(query.text, texts, first_stage_scores=dense.tolist())
+        return join_pieces(fill((pieces[r.index].text for r in ranked), words))
+
+
+class LexicalTurns:
+    """Single turns ranked by BM25 alone, shown as :class:`HybridTurns` shows them: its
+    lexical half, for a run without an embedding model."""
+
+    name = "bm25-turns"
+
+    def __init__(self, resources: Resources) -> None:
+        self.resources = resources
+        self.reranker = BM25Reranker()
+
+    def context(self, meeting: Meeting, query: Query, words: int) -> str:
+        pieces = self.resources.views(meeting).turns
+        ranked = self.reranker.rank(query.text, said(self.resources, meeting))
+        return join_pieces(fill((pieces[r.index].text for r in ranked), words))
+
+
+def said(resources: Resources, meeting: Meeting) -> list[str]:
+    """Each non-empty turn's text as said (no speaker, no time), in the order of its pieces."""
+    return [meeting.turns[p.first_turn].text for p in resources.views(meeting).turns]
 
 
 class HybridWindows:

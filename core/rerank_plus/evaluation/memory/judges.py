@@ -17,6 +17,12 @@ Specific queries (QMSum names the turns that answer them):
   on how large a method's pieces are (a window of 150 words is one piece, a quoted message
   another); this one reads only where the answer starts.
 
+Where the turns have times (a chat's messages), each specific query also counts its recalled
+gold turns (``answers_recalled``) and those the context dates right (``answers_dated``: the
+date in force where the turn first shows is the turn's own, :mod:`~.dates`); the report's
+``dated`` is their ratio over every query. Dates written into a quoted message (``yesterday
+[2024-03-03]``) are taken out before sentences are looked for.
+
 General queries (QMSum gives a reference answer and the meeting's topics with their turns):
 
 * ``answer_recall``: ROUGE-1 recall of the reference's content words: folded words, English
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from rerank_plus.evaluation.memory.dates import DatedContext, without_annotations
 from rerank_plus.evaluation.memory.folding import FoldedContext, content_words, judged_sentences
 from rerank_plus.evaluation.memory.qmsum import Meeting, Query
 
@@ -37,6 +44,8 @@ SPECIFIC_METRICS = ("gold_recall", "hit", "mrr", "mrr_words")
 #: The piece size of ``mrr_words``: the flat window baselines' size.
 PIECE_WORDS = 150
 GENERAL_METRICS = ("answer_recall", "topic_coverage")
+#: Counts a timed meeting's specific queries add (the report's ``dated`` is their ratio).
+DATE_COUNTS = ("answers_recalled", "answers_dated")
 
 
 def answer_recall(reference: str, context: str) -> float | None:
@@ -59,6 +68,7 @@ class MeetingJudge:
 
     def __init__(self, meeting: Meeting) -> None:
         self.meeting = meeting
+        self.timed = any(turn.time is not None for turn in meeting.turns)
         self.turn_sentences = [judged_sentences(turn.text) for turn in meeting.turns]
         self.topic_sentences = [
             sentences
@@ -69,17 +79,37 @@ class MeetingJudge:
     def judge(self, query: Query, text: str, pieces: Sequence[str]) -> dict[str, float]:
         """The metrics of ``query``'s kind for a context (its whole ``text`` and its
         ``pieces`` in order); a metric with nothing to judge is left out."""
+        if query.kind == "specific" and self.timed:
+            dated = DatedContext(text)
+            metrics = self._specific(query, dated, [without_annotations(p) for p in pieces])
+            if metrics:
+                metrics.update(self._dates(query, dated))
+            return metrics
         context = FoldedContext(text)
         if query.kind == "specific":
             return self._specific(query, context, pieces)
         return self._general(query, text, context)
 
-    def recalled(self, turn: int, context: FoldedContext) -> bool:
+    def _dates(self, query: Query, context: DatedContext) -> dict[str, float]:
+        turns = self.meeting.turns
+        recalled = [
+            turn
+            for turn in query.gold_turns
+            if self.turn_sentences[turn] and self.recalled(turn, context)
+        ]
+        said = [turns[turn].time for turn in recalled]
+        dated = sum(
+            moment is not None and context.date_of(self.turn_sentences[turn]) == moment.date()
+            for turn, moment in zip(recalled, said, strict=True)
+        )
+        return {"answers_recalled": float(len(recalled)), "answers_dated": float(dated)}
+
+    def recalled(self, turn: int, context: FoldedContext | DatedContext) -> bool:
         sentences = self.turn_sentences[turn]
         return 2 * sum(sentence in context for sentence in sentences) >= len(sentences)
 
     def _specific(
-        self, query: Query, context: FoldedContext, pieces: Sequence[str]
+        self, query: Query, context: FoldedContext | DatedContext, pieces: Sequence[str]
     ) -> dict[str, float]:
         gold = [turn for turn in query.gold_turns if self.turn_sentences[turn]]
         if not gold:
@@ -94,7 +124,7 @@ class MeetingJudge:
             else 0.0,
         }
 
-    def words_before(self, recalled: Sequence[int], context: FoldedContext) -> int:
+    def words_before(self, recalled: Sequence[int], context: FoldedContext | DatedContext) -> int:
         """How many folded words of the context come before the first judged sentence of a
         recalled turn."""
         padded = context.padded
@@ -130,10 +160,15 @@ def intent_correct(query: Query, intent: str) -> bool:
 
 
 def mean_metrics(rows: Sequence[Mapping[str, float]], names: Sequence[str]) -> dict[str, float]:
-    """Per metric, the mean over the rows that have it (metrics no row has are left out)."""
+    """Per metric, the mean over the rows that have it (metrics no row has are left out); with
+    the date counts of a timed meeting, ``dated``: the share of every recalled gold turn that
+    the context dates right (none recalled: left out)."""
     means = {}
     for name in names:
         values = [row[name] for row in rows if name in row]
         if values:
             means[name] = sum(values) / len(values)
+    recalled = sum(row.get("answers_recalled", 0.0) for row in rows)
+    if recalled:
+        means["dated"] = sum(row.get("answers_dated", 0.0) for row in rows) / recalled
     return means

@@ -28,8 +28,10 @@ from rerank_plus.evaluation.memory.baselines import (
     DenseWindows,
     EvenSentences,
     EvenWindows,
+    HybridTurns,
     HybridWindows,
     Lead,
+    LexicalTurns,
     LexicalWindows,
 )
 from rerank_plus.evaluation.memory.ceilings import GoldTurns, GreedyOracle
@@ -44,6 +46,8 @@ BUILTIN: dict[str, Callable[[Resources], Any]] = {
     "hybrid-windows": HybridWindows,
     "bm25-windows": LexicalWindows,
     "dense-turns": DenseTurns,
+    "hybrid-turns": HybridTurns,
+    "bm25-turns": LexicalTurns,
     "even-windows": EvenWindows,
     "even-sentences": EvenSentences,
     "lead": Lead,
@@ -55,7 +59,16 @@ BUILTIN: dict[str, Callable[[Resources], Any]] = {
 NEEDS_MEMORY = frozenset({POLICY, "collapsed-tree"})
 #: Methods that run without an embedding model (a lexical-only run keeps these only).
 LEXICAL = frozenset(
-    {POLICY, "bm25-windows", "even-windows", "even-sentences", "lead", "gold-turns", "oracle"}
+    {
+        POLICY,
+        "bm25-windows",
+        "bm25-turns",
+        "even-windows",
+        "even-sentences",
+        "lead",
+        "gold-turns",
+        "oracle",
+    }
 )
 
 

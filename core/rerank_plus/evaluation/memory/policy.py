@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from rerank_plus.evaluation.memory.contexts import MethodContext, fill, join_pieces
-from rerank_plus.evaluation.memory.qmsum import Meeting, Query
+from rerank_plus.evaluation.memory.qmsum import Meeting, Query, Turn
 from rerank_plus.evaluation.memory.views import Embed, Resources
 from rerank_plus.selection.budget import approximate_tokens
 
@@ -48,7 +48,8 @@ def appearance_order(text: str, items: Any) -> list[Any]:
 
 
 class Policy:
-    """``MemoryRetriever(memory, embedder=...).retrieve(query, max_tokens=budget)``."""
+    """``MemoryRetriever(memory, embedder=...).retrieve(query, max_tokens=budget, now=...)``,
+    ``now`` the meeting's :attr:`~.qmsum.Meeting.asked_at` (None: the clock)."""
 
     name = "policy"
 
@@ -72,7 +73,7 @@ class Policy:
 
     def context(self, meeting: Meeting, query: Query, budget: int) -> MethodContext:
         retriever = self.retriever(meeting)
-        result = retriever.retrieve(query.text, max_tokens=budget)
+        result = retriever.retrieve(query.text, max_tokens=budget, now=meeting.asked_at)
         count = getattr(retriever, "token_counter", None) or approximate_tokens
         blocks: Counter[str] = Counter()
         levels: Counter[str] = Counter()
@@ -104,12 +105,15 @@ class CollapsedTree:
         self.index(meeting)
 
     def index(self, meeting: Meeting) -> tuple[list[str], np.ndarray]:
-        """The memory's items as pieces (raw turns with their speaker) and their unit vectors
+        """The memory's items as pieces (raw turns as flat methods show them: speaker, and time
+        where there is one) and their unit vectors
         (the memory's own embeddings where items carry them)."""
         if self._index is None or self._index[0] != meeting.name:
             items = list(self.resources.memory(meeting).items)
             texts = [
-                f"{item.speaker}: {item.text}" if item.level == 0 and item.speaker else item.text
+                Turn(item.index, item.speaker or "", item.text, item.time).line
+                if item.level == 0
+                else item.text
                 for item in items
             ]
             vectors: list[Any] = [item.embedding for item in items]

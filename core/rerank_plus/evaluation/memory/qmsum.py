@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,16 +20,20 @@ QueryKind = Literal["general", "specific"]
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One utterance of the transcript; ``index`` is its position in the meeting."""
+    """One utterance of the transcript; ``index`` is its position in the meeting, ``time``
+    when it was said (a chat's messages have one, QMSum's turns none)."""
 
     index: int
     speaker: str
     text: str
+    time: datetime | None = None
 
     @property
     def line(self) -> str:
-        """``"Speaker: text"``: how flat baselines put a turn into a context."""
-        return f"{self.speaker}: {self.text}" if self.speaker else self.text
+        """``"Speaker: text"``, after ``[2024-03-04 09:30]`` when the turn has a time: how flat
+        baselines put a turn into a context (a chat log shows each message's time)."""
+        said = f"{self.speaker}: {self.text}" if self.speaker else self.text
+        return f"[{self.time:%Y-%m-%d %H:%M}] {said}" if self.time is not None else said
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +47,9 @@ class Query:
     """A question about one meeting with what judges it.
 
     ``kind`` is ``"general"`` (a broad question; judged against ``answer`` and the meeting's
-    topics) or ``"specific"`` (judged by the ``gold_turns`` that answer it).
+    topics) or ``"specific"`` (judged by the ``gold_turns`` that answer it). ``category`` is a
+    chat question's (``single-hop``, ``multi-hop``, ``time``, ``open-domain``, ...), which the
+    report breaks the metrics down by; QMSum's have none.
     """
 
     meeting: str
@@ -51,6 +58,7 @@ class Query:
     text: str
     answer: str
     gold_turns: tuple[int, ...] = ()
+    category: str = ""
 
     @property
     def id(self) -> str:
@@ -65,16 +73,27 @@ class Meeting:
     queries: tuple[Query, ...]
 
     @property
+    def asked_at(self) -> datetime | None:
+        """When its questions are asked: at its latest turn's time (a chat's questions come
+        after the conversation; "in the last months" reads back from there), None without
+        times."""
+        return max((turn.time for turn in self.turns if turn.time is not None), default=None)
+
+    @property
     def transcript(self) -> str:
         """Every turn's line, one per line: the whole meeting as one text."""
         return "\n".join(turn.line for turn in self.turns)
 
     def messages(self) -> list[dict[str, str]]:
-        """The turns as the memory builder's message mappings (id, speaker, text)."""
-        return [
-            {"id": f"turn-{turn.index}", "speaker": turn.speaker, "text": turn.text}
-            for turn in self.turns
-        ]
+        """The turns as the memory builder's message mappings (id, speaker, text, and the
+        time in ISO 8601 where a turn has one)."""
+        messages = []
+        for turn in self.turns:
+            message = {"id": f"turn-{turn.index}", "speaker": turn.speaker, "text": turn.text}
+            if turn.time is not None:
+                message["time"] = turn.time.isoformat()
+            messages.append(message)
+        return messages
 
 
 def span_turns(spans: Any, count: int, where: str) -> tuple[int, ...]:

@@ -22,6 +22,7 @@ TITLES = {
     "hit": "hit",
     "mrr": "MRR",
     "mrr_words": "MRR 150w",
+    "dated": "dated",
     "answer_recall": "answer R1",
     "topic_coverage": "topics",
     "intent_accuracy": "intent",
@@ -79,7 +80,8 @@ def markdown_tables(summary: Sequence[dict[str, Any]], reference: str | None = N
     """One markdown table per budget: a row per method, the metrics' means as columns, then
     the words each method was given and used, and its median latency. ``reference`` (the
     policy) was given tokens, not words: its "words given" cell is left empty."""
-    names = [m for m in (*METRICS, "intent_accuracy") if any(m in r["metrics"] for r in summary)]
+    columns = (*SPECIFIC_METRICS, "dated", *GENERAL_METRICS, "intent_accuracy")
+    names = [m for m in columns if any(m in r["metrics"] for r in summary)]
     head = ["method", *(TITLES[m] for m in names), "words given", "words", "ms p50"]
     out: list[str] = []
     for budget in dict.fromkeys(row["budget"] for row in summary):
@@ -127,8 +129,10 @@ def to_json(run: Run) -> dict[str, Any]:
     }
 
 
-def write_json(run: Run, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(to_json(run), indent=1), encoding="utf-8")
+def write_json(run: Run, path: str | Path, **extra: Any) -> None:
+    """The run as JSON (:func:`to_json`), with ``extra`` keys beside (a chat run's
+    ``by_category``)."""
+    Path(path).write_text(json.dumps({**to_json(run), **extra}, indent=1), encoding="utf-8")
 
 
 def plot_metrics(
@@ -145,7 +149,7 @@ def plot_metrics(
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     methods = list(dict.fromkeys(row["method"] for row in summary))
-    for metric in (*METRICS, "intent_accuracy"):
+    for metric in (*METRICS, "dated", "intent_accuracy"):
         lines = {
             method: [
                 (row["budget"], row["metrics"][metric])
@@ -169,7 +173,7 @@ def plot_metrics(
             else "budget (words)"
         )
         axis.set_ylabel(TITLES[metric])
-        axis.set_title(f"QMSum: {TITLES[metric]} by budget")
+        axis.set_title(f"{TITLES[metric]} by budget")
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8, loc="best")
         figure.tight_layout()

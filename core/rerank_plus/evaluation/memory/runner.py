@@ -48,6 +48,7 @@ class Record:
     metrics: Mapping[str, float]
     intent: str | None = None
     intent_correct: bool | None = None
+    category: str = ""
     tokens_by_block: Mapping[str, int] = field(default_factory=dict)
     tokens_by_level: Mapping[str, int] = field(default_factory=dict)
 
@@ -98,6 +99,7 @@ def _record(
         metrics=judge.judge(query, context.text, context.pieces),
         intent=context.intent,
         intent_correct=None if context.intent is None else intent_correct(query, context.intent),
+        category=query.category,
         tokens_by_block=dict(context.tokens_by_block),
         tokens_by_level=dict(context.tokens_by_level),
     )

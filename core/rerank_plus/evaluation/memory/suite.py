@@ -1,8 +1,9 @@
 """The whole evaluation in one call: meetings loaded, embeddings cached, methods run, judged
 and written out (what ``rerank-plus memory eval`` and ``benchmarks/memory_eval.py`` run).
 
-``data`` is a QMSum folder, or a BEIR passage collection read as one conversation
-(:mod:`rerank_plus.evaluation.memory.passages`)."""
+``data`` is a QMSum folder, a chat file or a folder of them
+(:mod:`rerank_plus.evaluation.memory.chats`), or a BEIR passage collection read as one
+conversation (:mod:`rerank_plus.evaluation.memory.passages`)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from rerank_plus.evaluation.memory import methods as registry
+from rerank_plus.evaluation.memory.categories import (
+    by_category,
+    category_tables,
+    versus_best_by_category,
+)
+from rerank_plus.evaluation.memory.chats import is_chat_data, load_chats
 from rerank_plus.evaluation.memory.embeddings import EmbeddingCache
 from rerank_plus.evaluation.memory.passages import is_passage_collection, load_passages
 from rerank_plus.evaluation.memory.policy import memory_builder
-from rerank_plus.evaluation.memory.qmsum import load_meetings
+from rerank_plus.evaluation.memory.qmsum import Meeting, load_meetings
 from rerank_plus.evaluation.memory.report import (
     markdown_tables,
     plot_metrics,
@@ -84,11 +91,7 @@ def run_suite(
     embedding model at all (the memory built and the policy run without one, as a user without
     one runs them), and only the methods of :data:`~.methods.LEXICAL`.
     """
-    meetings = (
-        load_passages(data, limit)
-        if is_passage_collection(data)
-        else load_meetings(data, split, limit)
-    )
+    meetings = load_data(data, split, limit)
     if cache is None and output is not None:
         cache = Path(output) / "embeddings"
     names = list(methods) if methods else default_methods()
@@ -120,15 +123,31 @@ def run_suite(
     if run.reference is not None:
         tables += f"\n{run.reference} against the best baseline (ceilings left out)\n\n"
         tables += versus_best_baseline(summary, run.reference)
+    categories = by_category(run)
+    if categories:
+        tables += "\n" + category_tables(categories)
+        if run.reference is not None:
+            tables += f"\n{run.reference} against the best baseline per category (gold recall)\n\n"
+            tables += versus_best_by_category(categories, run.reference)
     files: list[Path] = []
     if output is not None:
         folder = Path(output)
         folder.mkdir(parents=True, exist_ok=True)
-        write_json(run, folder / "results.json")
+        write_json(run, folder / "results.json", by_category=categories)
         (folder / "tables.md").write_text(tables, encoding="utf-8")
         files = [folder / "results.json", folder / "tables.md"]
         files += plot_metrics(summary, folder, run.reference)
     return Outcome(run, summary, tables, files, 0 if embed is None else embed.embedded)
+
+
+def load_data(data: str | Path, split: str | None, limit: int | None) -> list[Meeting]:
+    """What ``data`` holds, as meetings: chats (``limit``: the first N), a passage collection's
+    queries (``limit``: the first N queries) or QMSum's meetings of ``split`` (the first N)."""
+    if is_chat_data(data):
+        return load_chats(data, limit)
+    if is_passage_collection(data):
+        return load_passages(data, limit)
+    return load_meetings(data, split, limit)
 
 
 def _lexical(names: list[str], *, named: bool) -> list[str]:

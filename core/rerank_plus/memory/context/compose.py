@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from rerank_plus.memory.context.coverage import Coverage
 from rerank_plus.memory.context.coverage_fill import CoverageFill
+from rerank_plus.memory.context.quote_order import QUOTE_ORDERS
 from rerank_plus.memory.context.render import TITLES, render
 from rerank_plus.memory.context.result import ContextItem
 from rerank_plus.memory.context.state import FillState, Placed
@@ -102,13 +103,15 @@ class Composer:
         show_order: Sequence[str] = BLOCKS,
         coverage: Coverage | None = None,
         drilled: Collection[str] = frozenset(),
+        quote_order: str = "best_first",
     ) -> Composition:
         """The context: each block filled in ``fill_order`` with its quota, item by item in
         the order of its candidates, or, for the blocks ``coverage`` names, sentence by
         sentence for what they add (:mod:`rerank_plus.memory.context.coverage`). The dynamic cutoff
         passes the items the drill-down kept (``drilled``, ids): a drilled stretch is read
         whole, and its messages that share no word with the question (a lexical-only memory
-        scores them 0) are where the answer runs on."""
+        scores them 0) are where the answer runs on. ``quote_order`` names how the quotes are
+        shown (:data:`~rerank_plus.memory.context.quote_order.QUOTE_ORDERS`)."""
         state = FillState(min_relevance=min_relevance, drilled=drilled, coverage=coverage)
 
         def fill(block: str, allowance: float, step: Trace | None) -> float:
@@ -128,7 +131,7 @@ class Composer:
             if carry < 1:
                 break
             carry = fill(block, carry, None)
-        return self._render(state.accepted, max_tokens, trace, show_order)
+        return self._render(state.accepted, max_tokens, trace, show_order, quote_order)
 
     def _fill(
         self,
@@ -188,11 +191,17 @@ class Composer:
         )
 
     def _render(
-        self, placed: list[Placed], max_tokens: int, trace: Trace, show_order: Sequence[str]
+        self,
+        placed: list[Placed],
+        max_tokens: int,
+        trace: Trace,
+        show_order: Sequence[str],
+        quote_order: str,
     ) -> Composition:
+        order = QUOTE_ORDERS[quote_order]
         while True:
             text, spend, shown_order, pieces = render(
-                self.texts, self.span_start, placed, show_order
+                self.texts, self.span_start, placed, show_order, order
             )
             if not text:
                 tokens = 0

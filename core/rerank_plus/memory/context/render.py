@@ -12,6 +12,10 @@ from rerank_plus.memory.context.state import Placed
 from rerank_plus.memory.context.texts import ItemTexts
 from rerank_plus.memory.model.items import MemoryItem
 
+#: Orders the quotes: the placed quotes (sorted by place) and whether a message continues the
+#: run another ends -> the quotes in shown order.
+QuoteOrder = Callable[[Sequence[Placed], Callable[[MemoryItem, MemoryItem], bool]], list[Placed]]
+
 TITLES = {
     "overview": "Overview (summaries):",
     "extracts": "Extracts (window summaries):",
@@ -31,11 +35,13 @@ def render(
     span_start: Mapping[str, int],
     placed: list[Placed],
     show_order: Sequence[str],
+    quote_order: QuoteOrder | None = None,
 ) -> tuple[str, dict[str, dict[str, int]], list[Placed], int]:
     """The context's text, its spend per block and label, the items in shown order, and
     the words and marks :func:`approximate_tokens` counts in the text (meaningful with that
     counter only): the sum of its parts' (lines, and a summary's header and text, joined
-    by a space), since none spans a line break or a space."""
+    by a space), since none spans a line break or a space. ``quote_order`` orders the quotes
+    (default :func:`stretches_best_first`)."""
     lines: list[str] = []
     pieces = 0
     spend: dict[str, dict[str, int]] = {}
@@ -46,7 +52,7 @@ def render(
             key=lambda p: (span_start.get(p.hit.item.id, 0), -p.hit.item.level),
         )
         if block == "quotes":
-            members = stretches_best_first(members, texts.follows)
+            members = (quote_order or stretches_best_first)(members, texts.follows)
         if not members:
             continue
         shown_order += members

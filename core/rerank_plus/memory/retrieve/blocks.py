@@ -3,7 +3,9 @@ quotes (raw messages), each a list of candidates best first.
 
 Overview comes from the levels above the windows (those right above the picked windows first);
 extracts are the drilled windows, then the best windows found anywhere; quotes are the best
-``lead_quotes`` messages found anywhere, then the drilled ones, then the rest. A raw message
+``lead_quotes`` messages found anywhere (with ``lead_breadth``, the best of as many windows:
+one message per window, for a list spread over the conversation), then the drilled ones,
+then the rest. A raw message
 with fewer than two content terms is a filler and is left out of the quotes; an entity question
 keeps the quotes that name its entity and puts the summaries that do first.
 """
@@ -35,7 +37,9 @@ def assemble_blocks(
     overview = overview[: policy.overview_items[plan.tier]]
     extracts = merge(drilled.get(1, []), by_level.get(1, []) if depth > 1 else [])
     anywhere = by_level.get(0, [])
-    quotes = merge([*anywhere[: policy.lead_quotes], *drilled.get(0, [])], anywhere)
+    lead = policy.lead_quotes[plan.tier]
+    leads = one_per_window(plan, anywhere, lead) if policy.lead_breadth else anywhere[:lead]
+    quotes = merge([*leads, *drilled.get(0, [])], anywhere)
     quotes = without_fillers(plan, quotes)
     if plan.intent == "entity" and entities:
         quotes = [hit for hit in quotes if names_any(hit.item, entities)]
@@ -45,6 +49,23 @@ def assemble_blocks(
         overview = []
     kept = frozenset(hit.item.id for hits in drilled.values() for hit in hits)
     return {"overview": overview, "extracts": extracts, "quotes": quotes}, kept
+
+
+def one_per_window(plan: QueryPlan, hits: Sequence[Hit], count: int) -> list[Hit]:
+    """The first ``count`` of ``hits`` from distinct windows (a message outside any window is
+    its own), in the order of ``hits``: the best message of each of the best windows."""
+    window_of = plan.index.window_of
+    seen: set[str] = set()
+    kept: list[Hit] = []
+    for hit in hits:
+        if len(kept) >= count:
+            break
+        window = window_of.get(hit.item.id)
+        key = hit.item.id if window is None else window.id
+        if key not in seen:
+            seen.add(key)
+            kept.append(hit)
+    return kept
 
 
 def without_fillers(plan: QueryPlan, quotes: list[Hit]) -> list[Hit]:
