@@ -274,7 +274,7 @@ class MemoryRetriever:
         notes: list[str] = []
         if index.memory.depth == 1:
             notes.append("The memory has no summaries: the context quotes raw messages only.")
-        notes += shape_notes(policy, trace, index.spans_days)
+        notes += shape_notes(policy, trace, index.dated_headers)
         allowed = allowed_items(analysis, intent, index, notes, trace, now=moment)
         fusion = self._fusion(policy, index, vector, notes, trace)
         search = LevelSearch(

@@ -20,7 +20,7 @@ NEWEST_FIRST = (
 )
 
 
-def shape_notes(policy: IntentPolicy, trace: Trace, spans_days: bool) -> list[str]:
+def shape_notes(policy: IntentPolicy, trace: Trace, dated_headers: bool) -> list[str]:
     """The guidance notes of the policy's shape (the trace names the shape's policy); the
     newest-first note only for a memory whose messages span days (within one sitting, or
     without times, the quotes stay best first)."""
@@ -33,4 +33,4 @@ def shape_notes(policy: IntentPolicy, trace: Trace, spans_days: bool) -> list[st
         lead_breadth=policy.lead_breadth,
         quote_order=policy.quote_order,
     )
-    return [NEWEST_FIRST] if policy.quote_order == "newest_first" and spans_days else []
+    return [NEWEST_FIRST] if policy.quote_order == "newest_first" and dated_headers else []
