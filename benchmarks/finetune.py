@@ -43,16 +43,19 @@ def qmsum(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     train, test = read_meetings(args.data / "train"), read_meetings(args.data / "test")
     settings = TrainingSettings(
+        kind=args.kind,
+        loss=args.loss,
         epochs=args.epochs,
+        max_steps=args.max_steps,
         max_length=args.max_length,
         batch_size=args.batch_size,
         learning_rate=args.learning_rate,
-        positives_per_query=1,
+        positives_per_query=args.positives_per_query or None,
         evaluations=args.evaluations,
         seed=args.seed,
         device="cpu",
     )
-    mining = MiningSettings(miner=args.miner, negatives=1)
+    mining = MiningSettings(miner=args.miner, negatives=args.negatives, margin=args.margin)
     result = finetune(
         train,
         _minilm(),
@@ -121,7 +124,13 @@ def main() -> None:
     parser.add_argument("mode", choices=("qmsum", "throughput", "evaluate"))
     parser.add_argument("--data", type=Path, default=QMSUM)
     parser.add_argument("--output", type=Path, default=Path(tempfile.gettempdir()) / "ft-qmsum")
+    parser.add_argument("--kind", default="bi-encoder", choices=("bi-encoder", "cross-encoder"))
+    parser.add_argument("--loss", help="mnrl, cached-mnrl (bi-encoder); bce, listwise")
     parser.add_argument("--epochs", type=float, default=1.0)
+    parser.add_argument("--max-steps", type=int, help="overrides --epochs")
+    parser.add_argument("--negatives", type=int, default=1, help="mined per question")
+    parser.add_argument("--margin", type=float, default=0.05, help="false-negative margin")
+    parser.add_argument("--positives-per-query", type=int, default=1, help="0: every one")
     parser.add_argument("--max-length", type=int, default=256)
     parser.add_argument("--max-lengths", default="128,256")
     parser.add_argument("--steps", type=int, default=10)
