@@ -51,6 +51,7 @@ def qmsum(args: argparse.Namespace) -> None:
         batch_size=args.batch_size,
         learning_rate=args.learning_rate,
         positives_per_query=args.positives_per_query or None,
+        negatives_per_row=args.negatives_per_row,
         evaluations=args.evaluations,
         seed=args.seed,
         device="cpu",
@@ -129,6 +130,7 @@ def main() -> None:
     parser.add_argument("--epochs", type=float, default=1.0)
     parser.add_argument("--max-steps", type=int, help="overrides --epochs")
     parser.add_argument("--negatives", type=int, default=1, help="mined per question")
+    parser.add_argument("--negatives-per-row", type=int, default=1)
     parser.add_argument("--margin", type=float, default=0.05, help="false-negative margin")
     parser.add_argument("--positives-per-query", type=int, default=1, help="0: every one")
     parser.add_argument("--max-length", type=int, default=256)

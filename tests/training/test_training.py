@@ -85,7 +85,14 @@ def test_the_fine_tuned_bi_encoder_is_a_memory_embedder(
     from rerank_plus.memory.ingest.embedding import as_embedder
     from sentence_transformers import SentenceTransformer
 
-    run(pairs_file, tiny_encoder_path, tmp_path / "model", max_steps=2, loss="cached-mnrl")
+    run(
+        pairs_file,
+        tiny_encoder_path,
+        tmp_path / "model",
+        max_steps=2,
+        loss="cached-mnrl",
+        negatives_per_row=2,
+    )
     embedder = as_embedder(SentenceTransformer(str(tmp_path / "model"), device="cpu"))
     assert embedder is not None
     assert embedder.embed(["the violin", "a tiger"]).shape[0] == 2
