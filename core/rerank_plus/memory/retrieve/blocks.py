@@ -70,11 +70,12 @@ def one_per_window(plan: QueryPlan, hits: Sequence[Hit], count: int) -> list[Hit
 
 def without_fillers(plan: QueryPlan, quotes: list[Hit]) -> list[Hit]:
     """Raw messages with fewer than two content terms ("Yeah.", "Okay, right.") say nothing
-    a quote needs, unless they name an entity of the question."""
+    a quote needs, unless their words name an entity of the question (who said it does not
+    count: asked about Maya, Maya's "Nice!" says nothing of her)."""
     counts, entities = plan.index.content_terms, plan.analysis.entities
     kept, fillers = [], []
     for hit in quotes:
-        if counts.get(hit.item.id, 0) >= 2 or (entities and names_any(hit.item, entities)):
+        if counts.get(hit.item.id, 0) >= 2 or (entities and says_any(hit.item, entities)):
             kept.append(hit)
         else:
             fillers.append(hit)
@@ -90,6 +91,13 @@ def names_any(item: MemoryItem, entities: Sequence[str]) -> bool:
     haystack = " ".join(
         (item.text, item.speaker or "", " ".join(item.tags), " ".join(item.entity_names))
     ).casefold()
+    return any(entity.casefold() in haystack for entity in entities)
+
+
+def says_any(item: MemoryItem, entities: Sequence[str]) -> bool:
+    """Whether the item's own words (its text, tags or entities, not its speaker) name one of
+    ``entities``."""
+    haystack = " ".join((item.text, " ".join(item.tags), " ".join(item.entity_names))).casefold()
     return any(entity.casefold() in haystack for entity in entities)
 
 
