@@ -3,10 +3,10 @@ quotes (raw messages), each a list of candidates best first.
 
 Overview comes from the levels above the windows (those right above the picked windows first);
 extracts are the drilled windows, then the best windows found anywhere; quotes are the best
-``lead_quotes`` messages found anywhere (with ``lead_breadth``, the best of as many windows:
-one message per window, for a list spread over the conversation), then the drilled ones,
-then the rest. A raw message
-with fewer than two content terms is a filler and is left out of the quotes; an entity question
+``lead_quotes`` messages found anywhere (more in a chat kept over days: ``QueryPlan.lead_quotes``;
+with ``lead_breadth``, the best of as many windows: one message per window, for a list spread
+over the conversation), then the drilled ones, then the rest. A raw message with fewer than
+two content terms is a filler and is left out of the quotes; an entity question
 keeps the quotes that name its entity and puts the summaries that do first.
 """
 
@@ -37,8 +37,10 @@ def assemble_blocks(
     overview = overview[: policy.overview_items[plan.tier]]
     extracts = merge(drilled.get(1, []), by_level.get(1, []) if depth > 1 else [])
     anywhere = by_level.get(0, [])
-    lead = policy.lead_quotes[plan.tier]
+    lead = plan.lead_quotes
     leads = one_per_window(plan, anywhere, lead) if policy.lead_breadth else anywhere[:lead]
+    if leads:
+        plan.trace.step("lead_quotes", count=lead, ids=[hit.item.id for hit in leads])
     quotes = merge([*leads, *drilled.get(0, [])], anywhere)
     quotes = without_fillers(plan, quotes)
     if plan.intent == "entity" and entities:
