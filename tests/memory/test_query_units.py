@@ -54,3 +54,31 @@ def test_a_language_without_a_lexicon_keeps_every_keyword() -> None:
 )
 def test_recency_and_a_particular_question(question: str, intent: str, analyzer) -> None:
     assert analyze(question, analyzer).intent == intent
+
+
+@pytest.mark.parametrize(
+    ("plural", "counted", "singular"),
+    [
+        ("Where did Ana travel in the last months?", "in the last 3 months", "in the last month"),
+        (
+            "Quels livres a-t-elle lus ces dernières semaines ?",
+            "ces 3 dernières semaines",
+            "cette dernière semaine",
+        ),
+        (
+            "Wohin ist Lena in den letzten Monaten gereist?",
+            "in den letzten drei Monaten",
+            "im letzten Monat",
+        ),
+    ],
+)
+def test_a_plural_unit_without_a_count_reads_as_a_few(
+    plural: str, counted: str, singular: str, analyzer: Analyzer
+) -> None:
+    """ "The last months" is a few months, as "the last 3 months"; "the last month" one."""
+    few = analyze(plural, analyzer).window
+    three = analyze(counted, analyzer).window
+    one = analyze(singular, analyzer).window
+    assert few is not None and three is not None and one is not None
+    assert few.start == three.start
+    assert one.start is not None and few.start is not None and few.start < one.start
