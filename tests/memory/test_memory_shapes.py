@@ -72,14 +72,16 @@ def test_every_shape_has_a_policy_built_on_detail_and_the_profile_changes_it():
     assert set(profile.shapes) == {"time", "list", "current"}
     for shape, policy in profile.shapes.items():
         assert (policy.intent, policy.shape) == ("detail", shape)
-        # detail's, as the profile gives it, unless the shape changes it (a current state
-        # cuts nothing under the best score)
-        assert policy.min_relevance == (0.0 if shape == "current" else 0.3)
+        assert policy.min_relevance == 0.3  # detail's, as the profile gives it
+        # over days, a current state cuts nothing under the best score
+        over_days = profile.policy("detail", shape, across_days=True)
+        assert over_days.min_relevance == (0.0 if shape == "current" else 0.3)
         assert profile.policy("detail", shape) is policy
         assert profile.policy("synthesis", shape) is profile.policies["synthesis"]
     assert profile.shapes["list"].drill_m == {"small": 1, "medium": 1, "large": 1}
     given = memory_profile({"memory": {"shapes": {"current": {"min_relevance": 0.3}}}})
-    assert given.shapes["current"].min_relevance == 0.3  # the profile's shape section wins
+    # the profile's shape section wins, over days too
+    assert given.policy("detail", "current", across_days=True).min_relevance == 0.3
     assert profile.policy("detail", "plain") is profile.policies["detail"]
     detail = profile.policies["detail"]
     # a shape's lead quotes: several best messages before any stretch; breadth for a list
@@ -191,6 +193,21 @@ def test_a_current_question_cuts_no_statement_under_the_best_score(retriever):
 
     assert cut("plain")
     assert cut("current") == []
+
+
+def test_a_current_question_of_one_sitting_keeps_detail_s_cut_off():
+    """In one sitting (a meeting) a current question is one region's discussion: detail's
+    settings hold."""
+    sitting = [
+        {**message, "time": (START + timedelta(minutes=n)).isoformat()}
+        for n, message in enumerate(chat())
+    ]
+    retriever = MemoryRetriever(build_memory(sitting))
+    question = "Which flat does Ana live in?"
+    ask = {"max_tokens": 400, "now": NOW, "intent": "detail"}
+    for shape in ("plain", "current"):
+        rejected = retriever.retrieve(question, shape=shape, **ask).trace.rejected
+        assert any("cutoff" in entry["reason"] for entry in rejected), shape
 
 
 @pytest.mark.parametrize(
