@@ -30,13 +30,24 @@ from pathlib import Path
 from typing import Any
 
 from rerank_plus.memory.policy import MemoryProfile
-from rerank_plus.memory.store.errors import StoreError
+from rerank_plus.memory.store.errors import (
+    DuplicateMessageIdError,
+    StoreError,
+    UnknownNamespaceError,
+)
 from rerank_plus.memory.store.opening import SCHEMES, open_database
 from rerank_plus.memory.store.readers import CACHED_ITEMS, CACHED_NAMESPACES
 from rerank_plus.memory.store.sqlite import DEFAULT_TIMEOUT
 from rerank_plus.memory.store.store import MemoryStore
 
-__all__ = ["SCHEMES", "MemoryStore", "StoreError", "open_store"]
+__all__ = [
+    "SCHEMES",
+    "DuplicateMessageIdError",
+    "MemoryStore",
+    "StoreError",
+    "UnknownNamespaceError",
+    "open_store",
+]
 
 
 def open_store(
