@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from functools import cache
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 #: Punctuation that every spaCy tokenizer cuts off the end of a word of letters. Not ".": the
 #: Armenian, Arabic, Persian and Serbian rules keep it on some words ("већ.").
@@ -59,6 +60,10 @@ def stored_cases(tokenizer: str) -> frozenset[str] | None:
     return _stored().get(tokenizer)
 
 
+def _rules(tokenizer: Any) -> Iterable[str]:
+    return tokenizer.rules or ()
+
+
 def write_stored() -> None:
     """Read the exceptions of every tokenizer of the registry from spaCy, and write the file."""
     import spacy
@@ -67,7 +72,7 @@ def write_stored() -> None:
 
     tokenizers = sorted({profile(code).tokenizer for code in supported_languages()})
     cases = {
-        tokenizer: sorted(shortcut_cases(spacy.blank(tokenizer).tokenizer.rules or ()))
+        tokenizer: sorted(shortcut_cases(_rules(spacy.blank(tokenizer).tokenizer)))
         for tokenizer in tokenizers
     }
     text = json.dumps({"spacy": installed_spacy(), "cases": cases}, ensure_ascii=False, indent=0)

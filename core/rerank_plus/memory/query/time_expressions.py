@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -322,8 +322,8 @@ def find_expressions(
                     found.append(
                         Expression(name, match.start(), match.end(), patterns.language, parts)
                     )
-    for kind, pattern in _shared_patterns() if not dating and _DIGIT.search(folded) else ():
-        for match in pattern.finditer(folded):
+    for kind, shared in _shared_patterns() if not dating and _DIGIT.search(folded) else ():
+        for match in shared.finditer(folded):
             found.append(Expression(kind, match.start(), match.end(), None, match.groupdict()))
     return _longest_first(found)
 
@@ -349,9 +349,21 @@ def either_way(folded: str, found: Expression) -> bool:
 def warm_up() -> None:
     """Compile every pattern now rather than on the first query."""
     for patterns in _all_patterns():
-        tables = (patterns.units, patterns.periods, patterns.weekdays, patterns.months)
-        tables += (patterns.days, patterns.parts, patterns.ahead_days)
-        named = (*patterns.patterns, *patterns.dating, *(entry for t in tables for entry in t))
-        for pattern in (patterns.trigger, patterns.dating_trigger, *(p for _, p in named)):
+        tables: tuple[Sequence[tuple[Any, DeferredPattern]], ...] = (
+            patterns.patterns,
+            patterns.dating,
+            patterns.units,
+            patterns.periods,
+            patterns.weekdays,
+            patterns.months,
+            patterns.days,
+            patterns.parts,
+            patterns.ahead_days,
+        )
+        for pattern in (
+            patterns.trigger,
+            patterns.dating_trigger,
+            *(p for t in tables for _, p in t),
+        ):
             pattern.compiled  # noqa: B018  (compiles it)
     _shared_patterns()

@@ -97,10 +97,10 @@ def analyses_blob(index: MemoryIndex) -> bytes:
                 found.reliable,
                 found.script,
             ]
-            read = analyzer.analyze(item.speaker)
+            name = analyzer.analyze(item.speaker)
             parts = normalize_text(item.speaker).split()
-            if read.language not in analyzer.spacy_pipelines and len(parts) == len(read.pieces):
-                pieces.setdefault(read.language, {}).update(zip(parts, read.pieces, strict=True))
+            if name.language not in analyzer.spacy_pipelines and len(parts) == len(name.pieces):
+                pieces.setdefault(name.language, {}).update(zip(parts, name.pieces, strict=True))
     data = {
         "analyzer": _settings(analyzer),
         "detections": detections,
