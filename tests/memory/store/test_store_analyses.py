@@ -73,3 +73,23 @@ def test_a_new_reader_starts_from_the_stored_readings(tmp_path) -> None:
         assert [store.retrieve("team", query).text for query in queries] == first
     retriever = MemoryRetriever(memory)
     assert [retriever.retrieve(query).text for query in queries] == first
+
+
+def test_a_question_reads_its_words_as_analysing_them_does() -> None:
+    """A question's "venue?" finds "venue" among the remembered pieces: its words, base forms
+    and terms are the ones analysing it without them gives."""
+    memory = build_memory(MIXED)
+    blob = analyses_blob(MemoryIndex(memory, None, Analyzer()))
+    questions = [
+        "What about the venue?",
+        "budget, invoices; spreadsheet: hiring!",
+        "Who booked (the hotel)?",
+        "Quels hôtels, près du lieu ?",
+    ]
+    clear_piece_cache()
+    analyzer = Analyzer()
+    remember_analyses(analyzer, memory, blob)
+    remembered = [analyzer.analyze(question) for question in questions]
+    clear_piece_cache()
+    fresh = Analyzer()
+    assert [fresh.analyze(question) for question in questions] == remembered
