@@ -5,6 +5,7 @@ on); the store's own errors for a taken id and an unknown namespace; ``shape`` p
 from __future__ import annotations
 
 import sqlite3
+import threading
 
 import pytest
 from rerank_plus.memory import MemoryFormatError, MemoryRetriever, MemoryWriter, open_store
@@ -171,3 +172,26 @@ def test_a_store_of_format_1_is_migrated(tmp_path) -> None:
         assert store.add("ana", ["later"]) == ["m3"]
     with sqlite3.connect(tmp_path / "old.db") as connection:
         assert connection.execute("SELECT value FROM store_info").fetchone() == ("2",)
+
+
+def test_a_summary_built_while_its_message_is_deleted_is_not_stored(store_url: str) -> None:
+    """The background summarizer reads the secret, the message is deleted while it works: what
+    it built is refused (compare-and-set on the generation), and the summaries are built again
+    without the secret."""
+    reading = threading.Event()
+    go_on = threading.Event()
+
+    def slow_llm(prompt: str) -> str:
+        if "zebra-4471" in prompt:
+            reading.set()
+            go_on.wait(30)
+        return repeating_llm(prompt)
+
+    with open_store(store_url, embedder=hashed_embedder, summarizer=slow_llm) as store:
+        ids = store.add("team", [SECRET, *LINES[:12]])
+        assert reading.wait(30)
+        assert store.delete_message("team", ids[0]) is True
+        go_on.set()
+        store.flush("team", timeout=60)
+        assert not _said_anywhere(store, "team", "zebra-4471")
+        assert len(store.messages("team")) == 12
