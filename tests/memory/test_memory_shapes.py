@@ -142,12 +142,17 @@ def _windows(retriever: MemoryRetriever, context) -> set[str]:
     return {window_of[item.id].id for item in context.items if item.block == "quotes"}
 
 
-def test_a_list_question_reads_more_sessions_than_a_plain_one(retriever):
+def test_a_list_question_reads_at_least_the_sessions_a_plain_one_reads(retriever):
+    """In a chat kept over days a plain question leads with single messages from anywhere too
+    (``lead_quotes_across_days``); the list's leads are one per window."""
     question = "Which trips has Ana taken?"
     ask = {"max_tokens": 200, "now": NOW, "intent": "detail"}
     listed = retriever.retrieve(question, shape="list", **ask)
     plain = retriever.retrieve(question, shape="plain", **ask)
-    assert len(_windows(retriever, listed)) > len(_windows(retriever, plain))
+    assert len(_windows(retriever, listed)) >= len(_windows(retriever, plain))
+    (leads,) = [step for step in listed.trace.steps if step["step"] == "lead_quotes"]
+    window_of = retriever.index().window_of
+    assert len({window_of[item].id for item in leads["ids"]}) == len(leads["ids"])
     for city in ("Lisbon", "Ghent", "Kraków"):
         assert city in listed.text
 
@@ -213,3 +218,33 @@ def test_every_shape_keeps_the_budget_and_quotes_each_message_once(retriever):
             ids = [item.id for item in context.items]
             assert len(ids) == len(set(ids))
             assert not re.search(r"\n\n\n", context.text)
+
+
+def _lead_count(retriever: MemoryRetriever, question: str, max_tokens: int) -> int:
+    context = retriever.retrieve(question, max_tokens=max_tokens, now=NOW, shape="plain")
+    steps = [step for step in context.trace.steps if step["step"] == "lead_quotes"]
+    return steps[0]["count"] if steps else 0
+
+
+@pytest.mark.parametrize("max_tokens", [200, 2000, 5000])
+def test_a_chat_kept_over_days_leads_with_more_single_messages_than_one_sitting(max_tokens):
+    """The same messages said over seven weeks or within one evening: over days, a precise
+    question's best single messages from anywhere lead (at least ``lead_quotes_across_days``,
+    never fewer than ``lead_quotes``); in one sitting, detail's ``lead_quotes``."""
+    over_days = MemoryRetriever(build_memory(chat()))
+    one_evening = MemoryRetriever(
+        build_memory(
+            [
+                {**message, "time": (START + timedelta(minutes=n)).isoformat()}
+                for n, message in enumerate(chat())
+            ]
+        )
+    )
+    detail = over_days.profile.policy("detail")
+    tier = over_days.profile.tier(max_tokens)
+    question = "Which flat does Ana live in?"
+    assert _lead_count(one_evening, question, max_tokens) == detail.lead_quotes[tier]
+    assert _lead_count(over_days, question, max_tokens) == max(
+        detail.lead_quotes[tier], detail.lead_quotes_across_days[tier]
+    )
+    assert detail.lead_quotes_across_days[tier] >= detail.lead_quotes[tier]

@@ -102,6 +102,8 @@ class IntentPolicy:
     safe_drill: bool
     final_regions: bool
     lead_quotes: Mapping[str, int]
+    #: the fewest lead quotes where the memory's messages span days (a chat kept over weeks)
+    lead_quotes_across_days: Mapping[str, int]
     lead_breadth: bool
     quote_order: str
     coverage_blocks: tuple[str, ...]
@@ -199,7 +201,11 @@ def _intent_policy(
         ),
         min_relevance=_check_share(f"{where}.min_relevance", merged["min_relevance"]),
         final_regions=final_regions,
-        **{**strategy, "lead_quotes": _per_tier(where, strategy["lead_quotes"], {})},
+        **{
+            **strategy,
+            "lead_quotes": _per_tier(where, strategy["lead_quotes"], {}),
+            "lead_quotes_across_days": _per_tier(where, strategy["lead_quotes_across_days"], {}),
+        },
     )
 
 

@@ -56,6 +56,26 @@ KNOBS: dict[str, dict[str, Any]] = {
     },
 }
 
+#: A precise question asked of a chat kept over days (its messages span two days or more): at
+#: least this many of the best single messages found anywhere lead the quotes, each under its
+#: own dated header, before the stretches of the best regions. One sitting reads one region
+#: deeply; over weeks the answer may be any session's, and what a person says of themselves
+#: comes in passing, in several sessions ("would Cleo like a cooking class?": "I made
+#: sourdough this weekend", weeks later "kneading dough is my ritual"). A chat message with
+#: its header is about 30 tokens: 3, 12 and 16 take an eighth, a fifth and a tenth of 700,
+#: 2,000 and 4,000 tokens, the rest staying with the regions. Gold recall on the development
+#: chats (``rerank-plus memory eval --data benchmarks/data/chats --embedder minilm``, 216
+#: questions) with detail's one lead quote -> 6 (plain questions only) / 12 / 20 at 2,000
+#: tokens: overall 0.758 -> 0.770 / 0.779 / 0.792, open-domain 0.486 -> 0.528 / 0.569 / 0.583,
+#: multi-hop 0.537 -> 0.565 / 0.565 / 0.574; at 700 tokens 1 -> 3 / 4: overall 0.694 -> 0.703
+#: / 0.706,
+#: single-hop 0.759 -> 0.778 / 0.778. More keeps helping there, but those chats favour single
+#: messages (their small talk is drawn at random, so an answer's neighbours never continue
+#: it, docs/memory.md): the counts stop where the leads would take more than a fifth of the
+#: budget from the regions, which on real chats carry the answers one message does not hold.
+#: A memory of one day (a meeting) keeps ``lead_quotes``: QMSum's meetings read as before.
+LEAD_QUOTES_ACROSS_DAYS = {"small": 3, "medium": 12, "large": 16}
+
 #: How each intent finds and shows its context: fixed by the design and its measurements, not
 #: profile settings (docs/memory.md, "Retrieval, step by step").
 STRATEGIES: dict[str, dict[str, Any]] = {
@@ -77,6 +97,7 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "grow": 0,
         "safe_drill": False,
         "lead_quotes": 0,
+        "lead_quotes_across_days": 0,
         "lead_breadth": False,
         "quote_order": "best_first",
         "coverage_blocks": ("overview", "extracts", "quotes"),
@@ -100,6 +121,7 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "grow": 2,
         "safe_drill": True,
         "lead_quotes": 1,
+        "lead_quotes_across_days": LEAD_QUOTES_ACROSS_DAYS,
         "lead_breadth": False,
         "quote_order": "best_first",
         "coverage_blocks": (),
@@ -118,6 +140,7 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "grow": 0,
         "safe_drill": False,
         "lead_quotes": 0,
+        "lead_quotes_across_days": 0,
         "lead_breadth": False,
         "quote_order": "best_first",
         "coverage_blocks": (),
@@ -136,6 +159,7 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "grow": 2,
         "safe_drill": False,
         "lead_quotes": 0,
+        "lead_quotes_across_days": 0,
         "lead_breadth": False,
         "quote_order": "best_first",
         "coverage_blocks": (),

@@ -4,7 +4,10 @@ In order, the first rule that applies decides:
 
 1. an entity question with a target ("where do we talk about X", "où parle-t-on de X") ->
    ``entity``;
-2. a recency cue ("what's new", "latest", "dernièrement", "the last meeting") -> ``recent``;
+2. a recency cue ("what's new", "latest", "dernièrement", "the last meeting") -> ``recent``,
+   unless the question also has a time or list cue and a topic: "which books has Ben read
+   recently?", "quels livres a-t-elle lus récemment ?" ask for particular messages about
+   the books (a ``detail`` question, its shape read from those cues), not for what is new;
 3. take out the cues, the time expression, scope words ("meeting", "discussion", "team",
    "topics", "decisions", "discussed", "so far" ...), asking words ("can you tell me",
    "please") and stop words, but not the words that point past the memory ("the next
@@ -70,7 +73,7 @@ def decide_intent(evidence: IntentEvidence) -> tuple[str, str]:
         return "entity", (
             f"entity cue {_quoted(evidence.entity_leads)} about {_quoted(evidence.entity_targets)}"
         )
-    if evidence.recency:
+    if evidence.recency and not (evidence.particular and evidence.remainder):
         return "recent", f"recency cue {_quoted(evidence.recency)}"
     if not evidence.remainder:
         if evidence.open_window is not None:

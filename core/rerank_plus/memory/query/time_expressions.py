@@ -248,6 +248,22 @@ def _lookup(table: list[tuple[Any, DeferredPattern]], text: str) -> Any:
     return next(key for key, pattern in table if pattern.match(text))
 
 
+#: A unit in the plural with no count ("in the last months", "ces dernières semaines", "in den
+#: letzten Monaten") reads as a few, as "the past few months" does (the lexicons' "few", "paar",
+#: "几" are 3); read as one, "which books did she finish in the last weeks?" kept one week of a
+#: chat kept over two months.
+FEW = 3
+
+
+def _plural(patterns: _LanguagePatterns, unit: str, text: str) -> bool:
+    """Whether ``text``, a word of ``unit``, is an inflected form: a shorter start of it (three
+    letters at least, so French "h" does not make "heure" plural) is the unit too ("months",
+    "Monaten", "semaines"; French "mois" reads as one)."""
+    pattern = next(found for key, found in patterns.units if key == unit)
+    text = re.sub(r"\s+", " ", text)
+    return any(pattern.match(text[:end]) for end in range(3, len(text)))
+
+
 def _number(patterns: _LanguagePatterns, text: str | None) -> int:
     if text is None:
         return 1
@@ -269,10 +285,13 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
             return None
         return {"year": year, "month": month, "day": day}
     if kind in ("ago", "last_n", "duration", "after_n"):
+        unit = _lookup(patterns.units, groups["unit"])
+        counted = groups.get("n") is not None  # "the last 3 days", not "the last day"
+        few = not counted and _plural(patterns, unit, groups["unit"])
         return {
-            "n": _number(patterns, groups.get("n")),
-            "unit": _lookup(patterns.units, groups["unit"]),
-            "counted": groups.get("n") is not None,  # "the last 3 days", not "the last day"
+            "n": FEW if few else _number(patterns, groups.get("n")),
+            "unit": unit,
+            "counted": counted,
         }
     if kind in ("previous_period", "current_period", "next_period"):
         return {"period": _lookup(patterns.periods, groups["period"])}
