@@ -73,9 +73,15 @@ def test_every_shape_has_a_policy_built_on_detail_and_the_profile_changes_it():
     for shape, policy in profile.shapes.items():
         assert (policy.intent, policy.shape) == ("detail", shape)
         assert policy.min_relevance == 0.3  # detail's, as the profile gives it
+        # over days, a current state cuts nothing under the best score
+        over_days = profile.policy("detail", shape, across_days=True)
+        assert over_days.min_relevance == (0.0 if shape == "current" else 0.3)
         assert profile.policy("detail", shape) is policy
         assert profile.policy("synthesis", shape) is profile.policies["synthesis"]
     assert profile.shapes["list"].drill_m == {"small": 1, "medium": 1, "large": 1}
+    given = memory_profile({"memory": {"shapes": {"current": {"min_relevance": 0.3}}}})
+    # the profile's shape section wins, over days too
+    assert given.policy("detail", "current", across_days=True).min_relevance == 0.3
     assert profile.policy("detail", "plain") is profile.policies["detail"]
     detail = profile.policies["detail"]
     # a shape's lead quotes: several best messages before any stretch; breadth for a list
@@ -172,6 +178,57 @@ def test_a_current_question_shows_the_newest_statement_first_and_says_so(retriev
         n for n, line in enumerate(lines) if "flat in Oxford" in line
     )
     assert NEWEST_FIRST not in plain.guidance.notes
+
+
+def test_a_current_question_cuts_no_statement_under_the_best_score(retriever):
+    """A changed fact's statements often share no word with the question ("first night in
+    our new place in Croydon"): a word used in another sense sets the best score, so no
+    statement is cut for falling far under it; a plain detail question keeps its cut-off."""
+    question = "Which flat does Ana live in?"
+    ask = {"max_tokens": 400, "now": NOW, "intent": "detail"}
+
+    def cut(shape: str) -> list[str]:
+        rejected = retriever.retrieve(question, shape=shape, **ask).trace.rejected
+        return [entry["id"] for entry in rejected if "cutoff" in entry["reason"]]
+
+    assert cut("plain")
+    assert cut("current") == []
+
+
+def test_a_current_question_of_one_sitting_keeps_detail_s_cut_off():
+    """In one sitting (a meeting) a current question is one region's discussion: detail's
+    settings hold."""
+    sitting = [
+        {**message, "time": (START + timedelta(minutes=n)).isoformat()}
+        for n, message in enumerate(chat())
+    ]
+    retriever = MemoryRetriever(build_memory(sitting))
+    question = "Which flat does Ana live in?"
+    ask = {"max_tokens": 400, "now": NOW, "intent": "detail"}
+    for shape in ("plain", "current"):
+        rejected = retriever.retrieve(question, shape=shape, **ask).trace.rejected
+        assert any("cutoff" in entry["reason"] for entry in rejected), shape
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "shape"),
+    [
+        # "aktuell" is a recency and a current-state cue: with a topic, what holds now of it
+        ("Was ist der aktuelle Termin für den Start der Buchungsseite?", "detail", "current"),
+        ("What is the current date of the festival?", "detail", "current"),
+        ("Quelle est la date actuelle du lancement ?", "detail", "current"),
+        # no topic: what is new
+        ("Was gibt's Neues?", "recent", "plain"),
+        ("What's new?", "recent", "plain"),
+        ("Was ist aktuell?", "recent", "plain"),
+    ],
+)
+def test_a_recency_cue_beside_a_current_state_cue_and_a_topic_asks_what_holds_now(
+    retriever, question, intent, shape
+):
+    result = retriever.retrieve(question, max_tokens=400, now=NOW)
+    read = result.trace.steps[0]
+    assert (read["intent"], read["shape"]) == (intent, shape), read["reason"]
 
 
 def consecutive(before: MemoryItem, after: MemoryItem) -> bool:

@@ -208,6 +208,9 @@ def analyze_query(
                 for c in found[kind]
                 if c.language == language
             ],
+            current=[
+                text[c.start : c.end] for c in found["current_questions"] if c.language == language
+            ],
         )
     )
     shape, shape_reason = decide_shape(intent, found, text, language)
