@@ -5,9 +5,6 @@ spaCy installed the file is not used."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import spacy
@@ -15,7 +12,8 @@ from rerank_plus.analysis import special_cases
 from rerank_plus.analysis.languages import profile, supported_languages
 from rerank_plus.analysis.special_cases import installed_spacy, shortcut_cases, stored_cases
 
-CORE = Path(__file__).resolve().parents[2] / "core"
+from tests.languages.fresh_interpreter import run_fresh
+
 TOKENIZERS = sorted({profile(code).tokenizer for code in supported_languages()})
 REWRITE = 'python -c "from rerank_plus.analysis.special_cases import write_stored; write_stored()"'
 
@@ -47,24 +45,10 @@ def test_letter_pieces_are_tokenized_without_importing_spacy_or_torch() -> None:
         "('Haus,', 'de'), ('Grad', 'xx'))]\n"
         "print(json.dumps([found, 'spacy' in sys.modules, 'torch' in sys.modules]))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"PYTHONPATH": str(CORE), "PATH": ""},
-    ).stdout
-    found, spacy_loaded, _ = json.loads(out)
+    found, spacy_loaded, _ = run_fresh(script)
     assert found == [["can", "not"], ["budget", "?"], ["Haus", ","], ["Grad"]]
     assert spacy_loaded  # "cannot" is an exception: spaCy cut it
-    out = subprocess.run(
-        [sys.executable, "-c", script.replace("('cannot', 'en'), ", "")],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"PYTHONPATH": str(CORE), "PATH": ""},
-    ).stdout
-    assert json.loads(out)[1:] == [False, False]
+    assert run_fresh(script.replace("('cannot', 'en'), ", ""))[1:] == [False, False]
 
 
 def test_another_spacy_version_reads_spacy(monkeypatch: pytest.MonkeyPatch) -> None:
