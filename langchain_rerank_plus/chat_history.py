@@ -109,9 +109,7 @@ class MemoryChatMessageHistory(BaseChatMessageHistory):
 
     @property
     def messages(self) -> list[BaseMessage]:  # type: ignore[override]
-        items = self.store.messages(self.namespace)
-        if self.last is not None:
-            items = items[-self.last :]
+        items = self.store.messages(self.namespace, last=self.last)
         return [read_message(item) for item in items]
 
     async def aget_messages(self) -> list[BaseMessage]:

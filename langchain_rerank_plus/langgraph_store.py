@@ -18,9 +18,12 @@ LangGraph agents, and LangMem's memory tools, read and write long-term memory th
   ``text``) plus ``level``, ``block``, ``time``, ``end_time`` and ``speaker`` where known, in
   the context's order (by score across several namespaces); without a query, the most recent
   messages first;
-- ``delete`` of one key is refused (:class:`UnsupportedOperation`): a memory store deletes
-  whole namespaces (``MemoryStore.delete``), summaries included. ``index`` and ``ttl`` are
-  ignored: every message is indexed, and kept.
+- ``get`` reads the key's versions by id (``key``, ``key~2``, ...: one indexed read each,
+  never the whole namespace);
+- ``delete`` of a key deletes every version of it (``MemoryStore.delete_message``): the
+  summaries over them are built again without them, and their text is in no later search;
+  a summary's key is refused (:class:`UnsupportedOperation`: summaries are made from the
+  messages). ``index`` and ``ttl`` are ignored: every message is indexed, and kept.
 
 Example::
 
@@ -57,6 +60,7 @@ from langgraph.store.base import (
     SearchOp,
 )
 from rerank_plus.memory.adapters_support import context_metadata, plain_copy
+from rerank_plus.memory.store import DuplicateMessageIdError, UnknownNamespaceError
 
 from langchain_rerank_plus.langgraph_values import KEY, VALUE, matches, stored_message
 
@@ -68,7 +72,7 @@ _SUMMARY_KEY = re.compile(r"L\d+\.\d+")
 
 
 class UnsupportedOperation(NotImplementedError):
-    """An operation a memory store cannot do (deleting a single message)."""
+    """An operation a memory store cannot do (deleting a summary)."""
 
 
 def namespace_name(namespace: tuple[str, ...]) -> str:
@@ -175,42 +179,72 @@ class HierarchicalMemoryStore(BaseStore):
         )
 
     def _put(self, ops: list[PutOp]) -> None:
+        """Puts in order: the values of consecutive ones as one add per namespace, a delete
+        (a None value) after the puts before it."""
         by_namespace: dict[str, list[PutOp]] = {}
         for op in ops:
             if op.value is None:
-                raise UnsupportedOperation(
-                    f"HierarchicalMemoryStore cannot delete one memory (key {op.key!r} in "
-                    f"{op.namespace!r}): a memory store deletes whole namespaces; call "
-                    f"delete({namespace_name(op.namespace)!r}) on the rerank_plus store to "
-                    "forget all of it."
-                )
-            by_namespace.setdefault(namespace_name(op.namespace), []).append(op)
+                self._add(by_namespace)
+                by_namespace = {}
+                self._delete(op)
+            else:
+                by_namespace.setdefault(namespace_name(op.namespace), []).append(op)
+        self._add(by_namespace)
+
+    def _add(self, by_namespace: dict[str, list[PutOp]]) -> None:
         for name, puts in by_namespace.items():
             messages = [stored_message(op.key, op.value) for op in puts]
+            self._versioned(name, messages, stored=False)
             try:
                 self.store.add(name, messages)
-            except Exception:
-                if not self._versioned(name, messages):
-                    raise
+            except DuplicateMessageIdError:
+                self._versioned(name, messages, stored=True)
                 self.store.add(name, messages)
 
-    def _versioned(self, name: str, messages: list[dict[str, Any]]) -> bool:
-        """Give the messages whose key the namespace already holds a new id (``key~2``, ...);
-        False when none does (then the add failed for another reason)."""
-        taken = {item.id for item in self.store.messages(name)}
-        renamed = False
+    def _delete(self, op: PutOp) -> None:
+        name = namespace_name(op.namespace)
+        if _SUMMARY_KEY.fullmatch(op.key):
+            raise UnsupportedOperation(
+                f"HierarchicalMemoryStore cannot delete the summary {op.key!r} in "
+                f"{op.namespace!r}: summaries are made from the messages; delete the messages "
+                f"it covers, or call delete({name!r}) on the rerank_plus store to forget all."
+            )
+        for item in reversed(self._versions(name, op.key)):
+            self.store.delete_message(name, item.id)
+
+    def _message(self, name: str, message_id: str) -> Any:
+        """The namespace's message of that id (None: none, or no such namespace)."""
+        try:
+            return self.store.message(name, message_id)
+        except UnknownNamespaceError:
+            return None
+
+    def _versions(self, name: str, key: str) -> list[Any]:
+        """The messages put under ``key``, oldest first: ``key``, ``key~2``, ... (a put of a
+        taken key adds the next one, a delete removes them all, so they have no gap)."""
+        found = []
+        item = self._message(name, key)
+        while item is not None and _key(item) == key:
+            found.append(item)
+            item = self._message(name, f"{key}~{len(found) + 1}")
+        return found
+
+    def _versioned(self, name: str, messages: list[dict[str, Any]], stored: bool) -> None:
+        """Give a message whose key an earlier one of the add has (and, if ``stored``, one
+        whose id the namespace holds) the next version's id (``key~2``, ...)."""
+        chosen: set[str] = set()
         for message in messages:
             version = 1
-            while message["id"] in taken:
+            while message["id"] in chosen or (
+                stored and self._message(name, message["id"]) is not None
+            ):
                 version += 1
                 message["id"] = f"{message[KEY]}~{version}"
-                renamed = True
-            taken.add(message["id"])
-        return renamed
+            chosen.add(message["id"])
 
     def _get(self, op: GetOp) -> Item | None:
         name = namespace_name(op.namespace)
-        versions = [item for item in self.store.messages(name) if _key(item) == op.key]
+        versions = self._versions(name, op.key)
         if versions:
             return _found(op.namespace, versions[-1], _value(versions[-1]), None)
         if not _SUMMARY_KEY.fullmatch(op.key):

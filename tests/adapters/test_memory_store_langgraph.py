@@ -128,15 +128,48 @@ def test_get_of_a_missing_key_or_namespace_is_none(graph_store):
     assert graph_store.get(ANA, "nothing") is None
 
 
-def test_deleting_one_memory_is_refused_with_what_to_do(graph_store, memory_store):
+def test_delete_forgets_every_version_of_a_key(graph_store, memory_store):
     graph_store.put(ANA, "fact-1", {"text": "hello"})
+    graph_store.put(ANA, "code", {"text": "The locker code is zebra-4471."})
+    graph_store.put(ANA, "code", {"text": "The locker code is now zebra-9902."})
+    graph_store.put(ANA, "fact-2", {"text": "Ana likes tea."})
+    memory_store.flush("memories/ana")
+    graph_store.delete(ANA, "code")
+    assert graph_store.get(ANA, "code") is None
+    assert [i.id for i in memory_store.messages("memories/ana")] == ["fact-1", "fact-2"]
+    for query in ("what is the locker code?", "zebra"):
+        assert all(
+            "zebra" not in item.value["text"] for item in graph_store.search(ANA, query=query)
+        )
+    assert "zebra" not in memory_store.retrieve("memories/ana", "locker code", 4000).text
+    graph_store.delete(ANA, "code")  # gone already: nothing to do, as LangGraph's stores
+    graph_store.delete(("memories", "nobody"), "code")
+    graph_store.put(ANA, "code", {"text": "A new code."})
+    assert graph_store.get(ANA, "code").value == {"text": "A new code."}
+    assert memory_store.message("memories/ana", "code").text == "A new code."
+
+
+def test_deleting_a_summary_is_refused_with_what_to_do(graph_store, memory_store):
+    memory_store.add("memories/ana", all_messages())
     with pytest.raises(
         UnsupportedOperation,
-        match=r"cannot delete one memory \(key 'fact-1' in \('memories', 'ana'\)\): a memory "
-        r"store deletes whole namespaces; call delete\('memories/ana'\)",
+        match=r"cannot delete the summary 'L1\.0' in \('memories', 'ana'\): summaries are made "
+        r"from the messages; delete the messages it covers, or call delete\('memories/ana'\)",
     ):
-        graph_store.delete(ANA, "fact-1")
-    assert [i.id for i in memory_store.messages("memories/ana")] == ["fact-1"]
+        graph_store.delete(ANA, "L1.0")
+
+
+def test_puts_and_deletes_in_one_batch_run_in_order(graph_store, memory_store):
+    graph_store.batch(
+        [
+            PutOp(ANA, "a", {"text": "first a"}),
+            PutOp(ANA, "a", {"text": "second a"}),
+            PutOp(ANA, "a", None),
+            PutOp(ANA, "a", {"text": "third a"}),
+        ]
+    )
+    assert [i.text for i in memory_store.messages("memories/ana")] == ["third a"]
+    assert graph_store.get(ANA, "a").value == {"text": "third a"}
 
 
 def test_bad_values_are_explained(graph_store):
@@ -276,7 +309,7 @@ def test_a_langgraph_agent_with_langmem_tools_remembers_across_threads(memory_st
     assert memory["value"]["content"] == fact and memory["score"] > 0
 
 
-def test_langmem_updates_add_a_version_and_deletes_are_refused_to_the_agent(memory_store):
+def test_langmem_updates_add_a_version_and_deletes_forget_them(memory_store):
     langmem = pytest.importorskip("langmem")
     store = HierarchicalMemoryStore(memory_store)
     manage = langmem.create_manage_memory_tool(namespace=ANA, store=store)
@@ -288,8 +321,9 @@ def test_langmem_updates_add_a_version_and_deletes_are_refused_to_the_agent(memo
         "The launch is in March.",
         "The launch moves to April.",
     ]
-    with pytest.raises(UnsupportedOperation, match=r"cannot delete one memory"):
-        manage.invoke({"action": "delete", "id": key})
+    manage.invoke({"action": "delete", "id": key})
+    assert store.get(ANA, key) is None
+    assert memory_store.messages("memories/ana") == []
 
 
 def test_get_reads_a_summary_that_search_showed(graph_store, memory_store):

@@ -3,11 +3,6 @@ language, and reading them imports neither spaCy nor torch."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from rerank_plus.analysis.languages import profile, supported_languages
 from rerank_plus.analysis.spacy_data import (
@@ -17,7 +12,7 @@ from rerank_plus.analysis.spacy_data import (
 )
 from spacy.util import get_lang_class
 
-CORE = Path(__file__).resolve().parents[2] / "core"
+from tests.languages.fresh_interpreter import run_fresh
 
 
 @pytest.mark.parametrize("code", supported_languages())
@@ -55,11 +50,4 @@ def test_detecting_a_language_imports_neither_spacy_nor_torch() -> None:
         "counts = FunctionWordCounts('the cat and the dog', tuple(LANGUAGE_SCRIPTS)).counts\n"
         "print(json.dumps([counts['en'], 'spacy' in sys.modules, 'torch' in sys.modules]))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"PYTHONPATH": str(CORE), "PATH": ""},
-    ).stdout
-    assert json.loads(out) == [3, False, False]
+    assert run_fresh(script) == [3, False, False]

@@ -24,6 +24,7 @@ from rerank_plus.memory import (
 from rerank_plus.memory.context.texts import ELISION
 from rerank_plus.memory.index.text_cache import fold
 from rerank_plus.memory.model.sentences import split_sentences
+from rerank_plus.memory.retrieve.blocks import names_any, says_any
 from rerank_plus.selection.budget import approximate_tokens
 
 NOW = datetime(2024, 5, 10, 12, 0, tzinfo=UTC)
@@ -532,3 +533,12 @@ def test_a_summary_whose_summarizer_failed_is_named_in_the_guidance() -> None:
     context = MemoryRetriever(memory).retrieve("Summarize the meeting", max_tokens=400)
     assert context.items
     assert "extractive stand-ins" in str(context.guidance)
+
+
+def test_a_named_speakers_filler_does_not_name_them() -> None:
+    """Asked about Ana, Ana's "Nice!" says nothing of her: the filler rule reads what a
+    message says (``says_any``), not who said it (``names_any``)."""
+    nice = MemoryItem("m1", 0, 1, "Nice!", speaker="Ana")
+    called = MemoryItem("m2", 0, 2, "Ana?", speaker="Ben")
+    assert names_any(nice, ["Ana"]) and not says_any(nice, ["Ana"])
+    assert says_any(called, ["ana"])

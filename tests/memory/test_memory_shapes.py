@@ -73,9 +73,15 @@ def test_every_shape_has_a_policy_built_on_detail_and_the_profile_changes_it():
     for shape, policy in profile.shapes.items():
         assert (policy.intent, policy.shape) == ("detail", shape)
         assert policy.min_relevance == 0.3  # detail's, as the profile gives it
+        # over days, a current state cuts nothing under the best score
+        over_days = profile.policy("detail", shape, across_days=True)
+        assert over_days.min_relevance == (0.0 if shape == "current" else 0.3)
         assert profile.policy("detail", shape) is policy
         assert profile.policy("synthesis", shape) is profile.policies["synthesis"]
     assert profile.shapes["list"].drill_m == {"small": 1, "medium": 1, "large": 1}
+    given = memory_profile({"memory": {"shapes": {"current": {"min_relevance": 0.3}}}})
+    # the profile's shape section wins, over days too
+    assert given.policy("detail", "current", across_days=True).min_relevance == 0.3
     assert profile.policy("detail", "plain") is profile.policies["detail"]
     detail = profile.policies["detail"]
     # a shape's lead quotes: several best messages before any stretch; breadth for a list
@@ -142,12 +148,17 @@ def _windows(retriever: MemoryRetriever, context) -> set[str]:
     return {window_of[item.id].id for item in context.items if item.block == "quotes"}
 
 
-def test_a_list_question_reads_more_sessions_than_a_plain_one(retriever):
+def test_a_list_question_reads_at_least_the_sessions_a_plain_one_reads(retriever):
+    """In a chat kept over days a plain question leads with single messages from anywhere too
+    (``lead_quotes_across_days``); the list's leads are one per window."""
     question = "Which trips has Ana taken?"
     ask = {"max_tokens": 200, "now": NOW, "intent": "detail"}
     listed = retriever.retrieve(question, shape="list", **ask)
     plain = retriever.retrieve(question, shape="plain", **ask)
-    assert len(_windows(retriever, listed)) > len(_windows(retriever, plain))
+    assert len(_windows(retriever, listed)) >= len(_windows(retriever, plain))
+    (leads,) = [step for step in listed.trace.steps if step["step"] == "lead_quotes"]
+    window_of = retriever.index().window_of
+    assert len({window_of[item].id for item in leads["ids"]}) == len(leads["ids"])
     for city in ("Lisbon", "Ghent", "Kraków"):
         assert city in listed.text
 
@@ -167,6 +178,57 @@ def test_a_current_question_shows_the_newest_statement_first_and_says_so(retriev
         n for n, line in enumerate(lines) if "flat in Oxford" in line
     )
     assert NEWEST_FIRST not in plain.guidance.notes
+
+
+def test_a_current_question_cuts_no_statement_under_the_best_score(retriever):
+    """A changed fact's statements often share no word with the question ("first night in
+    our new place in Croydon"): a word used in another sense sets the best score, so no
+    statement is cut for falling far under it; a plain detail question keeps its cut-off."""
+    question = "Which flat does Ana live in?"
+    ask = {"max_tokens": 400, "now": NOW, "intent": "detail"}
+
+    def cut(shape: str) -> list[str]:
+        rejected = retriever.retrieve(question, shape=shape, **ask).trace.rejected
+        return [entry["id"] for entry in rejected if "cutoff" in entry["reason"]]
+
+    assert cut("plain")
+    assert cut("current") == []
+
+
+def test_a_current_question_of_one_sitting_keeps_detail_s_cut_off():
+    """In one sitting (a meeting) a current question is one region's discussion: detail's
+    settings hold."""
+    sitting = [
+        {**message, "time": (START + timedelta(minutes=n)).isoformat()}
+        for n, message in enumerate(chat())
+    ]
+    retriever = MemoryRetriever(build_memory(sitting))
+    question = "Which flat does Ana live in?"
+    ask = {"max_tokens": 400, "now": NOW, "intent": "detail"}
+    for shape in ("plain", "current"):
+        rejected = retriever.retrieve(question, shape=shape, **ask).trace.rejected
+        assert any("cutoff" in entry["reason"] for entry in rejected), shape
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "shape"),
+    [
+        # "aktuell" is a recency and a current-state cue: with a topic, what holds now of it
+        ("Was ist der aktuelle Termin für den Start der Buchungsseite?", "detail", "current"),
+        ("What is the current date of the festival?", "detail", "current"),
+        ("Quelle est la date actuelle du lancement ?", "detail", "current"),
+        # no topic: what is new
+        ("Was gibt's Neues?", "recent", "plain"),
+        ("What's new?", "recent", "plain"),
+        ("Was ist aktuell?", "recent", "plain"),
+    ],
+)
+def test_a_recency_cue_beside_a_current_state_cue_and_a_topic_asks_what_holds_now(
+    retriever, question, intent, shape
+):
+    result = retriever.retrieve(question, max_tokens=400, now=NOW)
+    read = result.trace.steps[0]
+    assert (read["intent"], read["shape"]) == (intent, shape), read["reason"]
 
 
 def consecutive(before: MemoryItem, after: MemoryItem) -> bool:
@@ -213,3 +275,33 @@ def test_every_shape_keeps_the_budget_and_quotes_each_message_once(retriever):
             ids = [item.id for item in context.items]
             assert len(ids) == len(set(ids))
             assert not re.search(r"\n\n\n", context.text)
+
+
+def _lead_count(retriever: MemoryRetriever, question: str, max_tokens: int) -> int:
+    context = retriever.retrieve(question, max_tokens=max_tokens, now=NOW, shape="plain")
+    steps = [step for step in context.trace.steps if step["step"] == "lead_quotes"]
+    return steps[0]["count"] if steps else 0
+
+
+@pytest.mark.parametrize("max_tokens", [200, 2000, 5000])
+def test_a_chat_kept_over_days_leads_with_more_single_messages_than_one_sitting(max_tokens):
+    """The same messages said over seven weeks or within one evening: over days, a precise
+    question's best single messages from anywhere lead (at least ``lead_quotes_across_days``,
+    never fewer than ``lead_quotes``); in one sitting, detail's ``lead_quotes``."""
+    over_days = MemoryRetriever(build_memory(chat()))
+    one_evening = MemoryRetriever(
+        build_memory(
+            [
+                {**message, "time": (START + timedelta(minutes=n)).isoformat()}
+                for n, message in enumerate(chat())
+            ]
+        )
+    )
+    detail = over_days.profile.policy("detail")
+    tier = over_days.profile.tier(max_tokens)
+    question = "Which flat does Ana live in?"
+    assert _lead_count(one_evening, question, max_tokens) == detail.lead_quotes[tier]
+    assert _lead_count(over_days, question, max_tokens) == max(
+        detail.lead_quotes[tier], detail.lead_quotes_across_days[tier]
+    )
+    assert detail.lead_quotes_across_days[tier] >= detail.lead_quotes[tier]

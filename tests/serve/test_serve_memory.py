@@ -150,9 +150,53 @@ def test_bad_requests_get_one_message_that_names_the_field(client, path, body, s
 def test_a_taken_id_is_refused_and_nothing_of_the_request_is_added(client: TestClient) -> None:
     assert add(client, "ana", [{"text": "first", "id": "a"}]).status_code == 200
     answer = add(client, "ana", [{"text": "second", "id": "b"}, {"text": "again", "id": "a"}])
-    assert answer.status_code == 422
-    assert "the message id 'a' is already in the namespace 'ana'" in answer.json()["message"]
+    assert answer.status_code == 409
+    assert answer.json()["message"].startswith(
+        "the message id 'a' is already in the namespace 'ana'; give the message its own id"
+    )
     assert add(client, "ana", ["third"]).json()["ids"] == ["m1"]
+
+
+def test_messages_read_one_by_one_and_the_last_ones(client: TestClient) -> None:
+    add(client, "ana/2024", CHAT)
+    every = client.get("/v1/memory/ana/2024/messages").json()
+    assert every["namespace"] == "ana/2024"
+    assert [m["text"] for m in every["messages"]] == [m["text"] for m in CHAT]
+    assert every["messages"][1] == {
+        "id": "m1",
+        "index": 1,
+        "text": "My sister works as a nurse in Lyon.",
+        "time": "2024-05-02T09:01:00+00:00",
+        "speaker": "Ben",
+        **{k: v for k, v in every["messages"][1].items() if k in ("entities", "tags")},
+    }
+    last = client.get("/v1/memory/ana%2F2024/messages", params={"last": 2}).json()
+    assert last["messages"] == every["messages"][1:]
+    assert client.get("/v1/memory/ana/2024/messages/m1").json() == every["messages"][1]
+    assert client.get("/v1/memory/nobody/messages").json()["messages"] == []
+    assert client.get("/v1/memory/ana/2024/messages", params={"last": -1}).status_code == 422
+
+
+def test_a_deleted_message_is_gone_from_the_context(client: TestClient) -> None:
+    add(client, "ana", [*CHAT, *OTHER])
+    question = {"query": "what is the bank password hint?", "max_tokens": 2000}
+    assert "Whiskers" in context(client, "ana", **question).json()["text"]
+    deleted = client.delete("/v1/memory/ana/messages/m3")
+    assert deleted.status_code == 200, deleted.text
+    assert deleted.json() == {"namespace": "ana", "id": "m3", "deleted": True}
+    assert "Whiskers" not in context(client, "ana", **question).json()["text"]
+    assert client.get("/v1/memory/ana/messages/m3").status_code == 404
+
+
+@pytest.mark.parametrize("method", ["get", "delete"])
+def test_an_unknown_namespace_or_message_is_a_404_that_says_so(client, method) -> None:
+    answer = getattr(client, method)("/v1/memory/nobody/messages/m0")
+    assert answer.status_code == 404
+    assert answer.json()["message"].startswith("the namespace 'nobody' holds no messages")
+    add(client, "ana", ["hi"])
+    answer = getattr(client, method)("/v1/memory/ana/messages/m9")
+    assert answer.status_code == 404
+    assert answer.json()["message"].startswith("the namespace 'ana' holds no message 'm9'")
 
 
 def test_a_body_over_the_limit_is_413(client: TestClient) -> None:
@@ -172,7 +216,13 @@ def test_metrics_count_memory_requests_by_route_never_by_namespace(client: TestC
     assert (
         'rerank_plus_requests_total{path="/v1/memory/{namespace}/context",status="400"} 1.0' in text
     )
-    assert "secret-user-42" not in text
+    client.get("/v1/memory/secret-user-42/session/messages/m0")
+    client.delete("/v1/memory/secret-user-42/session/messages/m7-secret")
+    text = client.get("/metrics").text
+    label = 'path="/v1/memory/{namespace}/messages/{message_id}"'
+    assert f'rerank_plus_requests_total{{{label},status="200"}} 1.0' in text
+    assert f'rerank_plus_requests_total{{{label},status="404"}} 1.0' in text
+    assert "secret-user-42" not in text and "m7-secret" not in text
 
 
 def test_the_schema_declares_the_memory_endpoints_and_their_limits(client: TestClient) -> None:
@@ -186,6 +236,11 @@ def test_the_schema_declares_the_memory_endpoints_and_their_limits(client: TestC
     assert components["ContextRequest"]["properties"]["query"]["pattern"] == r"\S"
     namespace = schema["paths"]["/v1/memory/{namespace}/context"]["post"]["parameters"][0]
     assert namespace["schema"]["maxLength"] == 512
+    one = schema["paths"]["/v1/memory/{namespace}/messages/{message_id}"]
+    assert {"409", "404"} <= set(
+        schema["paths"]["/v1/memory/{namespace}/messages"]["post"]["responses"]
+    )
+    assert "404" in one["get"]["responses"] and "404" in one["delete"]["responses"]
 
 
 def test_without_memory_the_endpoints_are_not_there() -> None:

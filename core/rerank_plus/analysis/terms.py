@@ -67,7 +67,18 @@ def word_form(
     return base, not is_stop
 
 
+def _remembered_form(token: str, known: Mapping[str, PieceWords]) -> tuple[str, bool] | None:
+    """``word_form`` of a token that was a piece of its own before (kept, or remembered from a
+    stored memory), read off that piece: a question's "budget?" finds "budget" there, and a new
+    process answers it without loading the language's lemma table."""
+    entry = known.get(token)
+    if entry is None or entry[0] != (token,):
+        return None
+    return entry[1][0], bool(entry[2])
+
+
 def _piece_words(piece: str, language: str, use_lemmas: bool, stopwords: str) -> PieceWords:
+    known = _piece_cache.get((language, use_lemmas, stopwords), {})
     words: list[str] = []
     bases: list[str] = []
     terms: list[str] = []
@@ -81,7 +92,8 @@ def _piece_words(piece: str, language: str, use_lemmas: bool, stopwords: str) ->
 
     for token in piece_tokens(piece, profile(language).tokenizer):
         if not needs_segmentation(token):
-            add(token, word_form(token, language, None, use_lemmas, stopwords))
+            form = _remembered_form(token, known)
+            add(token, form or word_form(token, language, None, use_lemmas, stopwords))
             continue
         for script, run in script_runs(token):
             unspaced = script != OTHER

@@ -4,9 +4,10 @@
 hyphenated clitics correctly; languages spaCy has no rules for use its neutral ``"xx"``
 tokenizer. spaCy cuts a text at spaces first and applies its rules to each piece on its own, so
 a piece's tokens are cached here: a text whose words were seen before is tokenized by lookups,
-with no ``Doc`` built. A piece of letters alone (most pieces) is
-not given to spaCy at all. A trained pipeline (part-of-speech tags, to drop punctuation by tag
-and lemmatize by part of speech: "je cours" -> "courir") still reads whole texts.
+with no ``Doc`` built. A piece of letters alone (most pieces) is not given to spaCy at all,
+nor is spaCy imported for it (:mod:`~rerank_plus.analysis.special_cases`). A trained pipeline
+(part-of-speech tags, to drop punctuation by tag and lemmatize by part of speech: "je cours" ->
+"courir") still reads whole texts.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import re
 from collections.abc import Iterator
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
+
+from rerank_plus.analysis.special_cases import TRAILING_PUNCTUATION, shortcut_cases, stored_cases
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -27,9 +30,6 @@ NON_CONTENT_POS = frozenset({"PUNCT", "SYM", "SPACE"})
 CHUNK_CHARS = 100_000
 #: A whitespace-separated piece longer than this (a URL, an unspaced paragraph) is not cached.
 LONGEST_CACHED_PIECE = 64
-#: Punctuation that every spaCy tokenizer cuts off the end of a word of letters. Not ".": the
-#: Armenian, Arabic, Persian and Serbian rules keep it on some words ("већ.").
-TRAILING_PUNCTUATION = frozenset(",;:!?)")
 
 
 _WORD_CHARACTER = re.compile(r"[^\W_]")
@@ -85,8 +85,13 @@ def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:
 
 @cache
 def _special_cases(tokenizer: str) -> frozenset[str]:
-    """The pieces spaCy's ``tokenizer`` has an exception for ("cannot", "don't", "z.B.")."""
-    return frozenset(_tokenizer(tokenizer).rules or ())
+    """The pieces of letters (and one trailing mark) spaCy's ``tokenizer`` has an exception
+    for ("cannot"), from :mod:`~rerank_plus.analysis.special_cases` when it holds the
+    installed spaCy's, else from spaCy."""
+    stored = stored_cases(tokenizer)
+    if stored is not None:
+        return stored
+    return shortcut_cases(_tokenizer(tokenizer).rules or ())
 
 
 def letters_only_tokens(piece: str, tokenizer: str) -> tuple[str, ...] | None:

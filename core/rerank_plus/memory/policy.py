@@ -27,9 +27,10 @@ Per intent (``synthesis``, ``detail``, ``recent``, ``entity``), the settings (kn
 A detail question's shape (``time``: when something happened; ``list``: a set spread over
 the conversation; ``current``: what holds now of something that changes; see
 :mod:`rerank_plus.memory.query.shape`) has a policy of its own: detail's settings (the profile's
-included), changed where the shape differs (:data:`~rerank_plus.memory.ready_made.SHAPE_KNOBS`),
-then by ``memory.shapes.<shape>``, which takes the same six settings (``memory.shapes: false``:
-every detail question reads detail's policy).
+included), changed where the shape differs (:data:`~rerank_plus.memory.ready_made.SHAPE_KNOBS`,
+and :data:`~rerank_plus.memory.ready_made.SHAPE_KNOBS_ACROSS_DAYS` where the memory's messages
+span two days or more), then by ``memory.shapes.<shape>``, which takes the same six settings
+(``memory.shapes: false``: every detail question reads detail's policy).
 
 Beside them, ``memory.tiers`` (``small`` and ``medium``: the budgets in tokens up to which a
 query is small or medium), ``memory.final_regions`` (with a final reranker, whether it also
@@ -54,6 +55,7 @@ from rerank_plus.memory.ready_made import (
     EVERY_INTENT,
     FRESHNESS,
     SHAPE_KNOBS,
+    SHAPE_KNOBS_ACROSS_DAYS,
     SHAPE_STRATEGIES,
     STRATEGIES,
 )
@@ -102,6 +104,8 @@ class IntentPolicy:
     safe_drill: bool
     final_regions: bool
     lead_quotes: Mapping[str, int]
+    #: the fewest lead quotes where the memory's messages span days (a chat kept over weeks)
+    lead_quotes_across_days: Mapping[str, int]
     lead_breadth: bool
     quote_order: str
     coverage_blocks: tuple[str, ...]
@@ -199,21 +203,29 @@ def _intent_policy(
         ),
         min_relevance=_check_share(f"{where}.min_relevance", merged["min_relevance"]),
         final_regions=final_regions,
-        **{**strategy, "lead_quotes": _per_tier(where, strategy["lead_quotes"], {})},
+        **{
+            **strategy,
+            "lead_quotes": _per_tier(where, strategy["lead_quotes"], {}),
+            "lead_quotes_across_days": _per_tier(where, strategy["lead_quotes_across_days"], {}),
+        },
     )
 
 
 def _shape_policies(
-    shapes: Any, detail: IntentPolicy, final_regions: bool
+    shapes: Any, detail: IntentPolicy, final_regions: bool, across_days: bool
 ) -> dict[str, IntentPolicy]:
     """Each shape's policy: ``detail``'s settings (the profile's included), the shape's
-    ready-made changes, then the profile's ``memory.shapes.<shape>``."""
+    ready-made changes (and those of a memory kept over days, ``across_days``), then the
+    profile's ``memory.shapes.<shape>``."""
     check_keys("memory.shapes", shapes, SHAPED)
     settings = {knob: getattr(detail, knob) for knob in KNOBS}
     return {
         shape: _intent_policy(
             f"memory.shapes.{shape}",
-            _overlaid(settings, SHAPE_KNOBS[shape]),
+            _overlaid(
+                _overlaid(settings, SHAPE_KNOBS[shape]),
+                SHAPE_KNOBS_ACROSS_DAYS.get(shape, {}) if across_days else {},
+            ),
             shapes.get(shape, {}),
             {**STRATEGIES["detail"], **SHAPE_STRATEGIES[shape], "intent": "detail", "shape": shape},
             final_regions,
@@ -233,12 +245,18 @@ class MemoryProfile:
     #: date the relative times of quoted messages (:mod:`rerank_plus.memory.context.time_notes`)
     annotate_times: bool = True
     shapes: Mapping[str, IntentPolicy] = field(default_factory=dict)
+    #: the shapes' policies for a memory whose messages span two days or more
+    shapes_across_days: Mapping[str, IntentPolicy] = field(default_factory=dict)
 
-    def policy(self, intent: str, shape: str = "plain") -> IntentPolicy:
-        """The policy of a question of ``intent`` and ``shape``: its shape's for a detail
-        question of a shape that has one, else its intent's."""
-        if intent == "detail" and shape in self.shapes:
-            return self.shapes[shape]
+    def policy(
+        self, intent: str, shape: str = "plain", *, across_days: bool = False
+    ) -> IntentPolicy:
+        """The policy of a question of ``intent`` and ``shape`` (asked of a memory whose
+        messages span days when ``across_days``): its shape's for a detail question of a
+        shape that has one, else its intent's."""
+        shapes = self.shapes_across_days if across_days else self.shapes
+        if intent == "detail" and shape in shapes:
+            return shapes[shape]
         return self.policies[intent]
 
     def tier(self, max_tokens: int) -> str:
@@ -286,13 +304,21 @@ def memory_profile(source: Mapping[str, Any] | str | Path | None = None) -> Memo
         for intent in INTENTS
     }
     given = section.get("shapes", {})
-    shapes = {} if given is False else _shape_policies(given, policies["detail"], final_regions)
+    shapes, over_days = (
+        ({}, {})
+        if given is False
+        else (
+            _shape_policies(given, policies["detail"], final_regions, across_days)
+            for across_days in (False, True)
+        )
+    )
     return MemoryProfile(
         policies,
         tiers,
         config.get("fusion", {"method": "rrf"}),
         annotate_times=annotate_times,
         shapes=shapes,
+        shapes_across_days=over_days,
     )
 
 

@@ -56,6 +56,26 @@ KNOBS: dict[str, dict[str, Any]] = {
     },
 }
 
+#: A precise question asked of a chat kept over days (its messages span two days or more): at
+#: least this many of the best single messages found anywhere lead the quotes, each under its
+#: own dated header, before the stretches of the best regions. One sitting reads one region
+#: deeply; over weeks the answer may be any session's, and what a person says of themselves
+#: comes in passing, in several sessions ("would Cleo like a cooking class?": "I made
+#: sourdough this weekend", weeks later "kneading dough is my ritual"). A chat message with
+#: its header is about 30 tokens: 3, 12 and 16 take an eighth, a fifth and a tenth of 700,
+#: 2,000 and 4,000 tokens, the rest staying with the regions. Gold recall on the development
+#: chats (``rerank-plus memory eval --data benchmarks/data/chats --embedder minilm``, 216
+#: questions) with detail's one lead quote -> 6 (plain questions only) / 12 / 20 at 2,000
+#: tokens: overall 0.758 -> 0.770 / 0.779 / 0.792, open-domain 0.486 -> 0.528 / 0.569 / 0.583,
+#: multi-hop 0.537 -> 0.565 / 0.565 / 0.574; at 700 tokens 1 -> 3 / 4: overall 0.694 -> 0.703
+#: / 0.706,
+#: single-hop 0.759 -> 0.778 / 0.778. More keeps helping there, but those chats favour single
+#: messages (their small talk is drawn at random, so an answer's neighbours never continue
+#: it, docs/memory.md): the counts stop where the leads would take more than a fifth of the
+#: budget from the regions, which on real chats carry the answers one message does not hold.
+#: A memory of one day (a meeting) keeps ``lead_quotes``: QMSum's meetings read as before.
+LEAD_QUOTES_ACROSS_DAYS = {"small": 3, "medium": 12, "large": 16}
+
 #: How each intent finds and shows its context: fixed by the design and its measurements, not
 #: profile settings (docs/memory.md, "Retrieval, step by step").
 STRATEGIES: dict[str, dict[str, Any]] = {
@@ -77,6 +97,7 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "grow": 0,
         "safe_drill": False,
         "lead_quotes": 0,
+        "lead_quotes_across_days": 0,
         "lead_breadth": False,
         "quote_order": "best_first",
         "coverage_blocks": ("overview", "extracts", "quotes"),
@@ -100,6 +121,7 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "grow": 2,
         "safe_drill": True,
         "lead_quotes": 1,
+        "lead_quotes_across_days": LEAD_QUOTES_ACROSS_DAYS,
         "lead_breadth": False,
         "quote_order": "best_first",
         "coverage_blocks": (),
@@ -118,6 +140,7 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "grow": 0,
         "safe_drill": False,
         "lead_quotes": 0,
+        "lead_quotes_across_days": 0,
         "lead_breadth": False,
         "quote_order": "best_first",
         "coverage_blocks": (),
@@ -136,6 +159,7 @@ STRATEGIES: dict[str, dict[str, Any]] = {
         "grow": 2,
         "safe_drill": False,
         "lead_quotes": 0,
+        "lead_quotes_across_days": 0,
         "lead_breadth": False,
         "quote_order": "best_first",
         "coverage_blocks": (),
@@ -155,11 +179,31 @@ SHAPE_KNOBS: dict[str, dict[str, Any]] = {
     # best messages per session"); with one each, multi-hop recall was 0.472 / 0.546 at 700 /
     # 2,000 tokens, with two 0.491 / 0.556, with detail's 8 to 30 0.352 / 0.472.
     "list": {"drill_m": 2},
-    # "Where does Ana live now?": detail's settings; the order of the quotes changes (below). A
-    # freshness boost (30 days' half-life, weight 0.25 to 1.0, counted from the newest message)
-    # lifted recent small talk over older statements that match weakly: recall 0.679 -> 0.642
-    # at 700 tokens with weight 1.0, and never the newest first more than 10 times in 20.
+    # "Where does Ana live now?": detail's settings in one sitting (below: over days); the
+    # order of the quotes changes (SHAPE_STRATEGIES). A freshness boost (30 days' half-life,
+    # weight 0.25 to 1.0, counted from the newest message) lifted recent small talk over older
+    # statements that match weakly: recall 0.679 -> 0.642 at 700 tokens with weight 1.0, and
+    # never the newest first more than 10 times in 20.
     "current": {},
+}
+
+#: Where a shape's settings change further in a memory whose messages span two days or more
+#: (a chat kept over weeks), before the profile's ``memory.shapes.<shape>``.
+SHAPE_KNOBS_ACROSS_DAYS: dict[str, dict[str, Any]] = {
+    # "Where does Ana live now?" asked of a chat: the statements of a changed fact sit in
+    # different sessions, so, as for a list, at most two messages of each picked window, the
+    # budget going to more windows' best messages; and no cut-off under the best score: the
+    # statements often share no word with the question ("first night in our new place in
+    # Croydon"), only the dense half finds them, while a word used in another sense ("were
+    # they good live?") sets the best score, so 15% of it cut them (both of Maya's statements
+    # at 2,000 tokens). Current-state recall on the development chats at 700 / 2,000 tokens
+    # (27 questions, with the cue fix of :mod:`.query.intent`): detail's settings 0.778 /
+    # 0.796, drill_m 2 0.815 / 0.852, and min_relevance 0 0.833 / 0.889 (alone, without drill_m
+    # 2: 0.778 / 0.796; the best flat baseline, single messages by embedding, 0.778 / 0.870).
+    # In one sitting a current question is one region's discussion: on QMSum's test meetings
+    # (``--lexical-only``) these settings cost 0.2 / 0.5 / 0.6 points of gold recall at 700 /
+    # 2,000 / 4,000 tokens, so a meeting keeps detail's.
+    "current": {"drill_m": 2, "min_relevance": 0.0},
 }
 
 #: Where a shape's strategy differs from detail's.

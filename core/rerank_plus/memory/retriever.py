@@ -262,7 +262,7 @@ class MemoryRetriever:
         trace: Trace,
     ) -> QueryPlan:
         """The query plan (see :class:`QueryPlan`): policy, tier, vector, filters, fusion."""
-        policy = self.profile.policy(intent, shape)
+        policy = self.profile.policy(intent, shape, across_days=len(index.message_days) >= 2)
         tier = self.profile.tier(max_tokens)
         _trace_analysis(trace, analysis, intent, tier, moment)
         vector = (

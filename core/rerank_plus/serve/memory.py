@@ -12,8 +12,10 @@ a PostgreSQL store the same way.
 
 Store calls block (SQL, embedding), so they run in a worker thread. A failure of the store (a
 server gone, a file locked beyond the timeout) is a 503 that says why; a bad message or time
-is a 422 that names it. The namespace's own rule (1 to 512 characters, no NUL) is checked by
-the route, from the schema (``memory_routes``).
+is a 422 that names it; a message id the namespace already holds is a 409, a namespace that
+holds no messages (or a message it does not hold) where one is read or deleted a 404. The
+namespace's own rule (1 to 512 characters, no NUL) is checked by the route, from the schema
+(``memory_routes``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from rerank_plus.serve.settings import ServeSettings
 
 #: The route paths of the memory endpoints (their namespace may hold "/").
 MESSAGES_PATH = "/v1/memory/{namespace:path}/messages"
+#: One message (its id without "/": the namespace before it may hold one).
+MESSAGE_PATH = "/v1/memory/{namespace:path}/messages/{message_id}"
 CONTEXT_PATH = "/v1/memory/{namespace:path}/context"
 _PREFIX = "/v1/memory/"
 #: What the metrics count a memory request under: its route, never its namespace.
@@ -36,14 +40,19 @@ _LABELS = {
     "/messages": "/v1/memory/{namespace}/messages",
     "/context": "/v1/memory/{namespace}/context",
 }
+_MESSAGE_LABEL = "/v1/memory/{namespace}/messages/{message_id}"
 
 
 def memory_path_label(path: str) -> str | None:
-    """The metrics label of a memory endpoint's path (bounded: no namespace in it), or None."""
+    """The metrics label of a memory endpoint's path (bounded: no namespace or id in it), or
+    None."""
     if path.startswith(_PREFIX):
         for suffix, label in _LABELS.items():
             if path.endswith(suffix) and len(path) > len(_PREFIX) + len(suffix):
                 return label
+        before, found, message_id = path[len(_PREFIX) :].rpartition("/messages/")
+        if found and before and message_id and "/" not in message_id:
+            return _MESSAGE_LABEL
     return None
 
 
@@ -124,16 +133,47 @@ class MemoryService:
                 "smaller max_tokens, or retry.",
             ) from error
 
+    async def messages(self, namespace: str, last: int | None) -> list[Any]:
+        """The namespace's messages (the ``last`` ones when given), in order."""
+        return await self._call("messages", namespace, last=last)
+
+    async def message(self, namespace: str, message_id: str) -> Any:
+        """The namespace's message ``message_id`` (a 404 when it holds none of that id)."""
+        found = await self._call("message", namespace, message_id)
+        if found is None:
+            raise ApiError(404, _no_message(namespace, message_id))
+        return found
+
+    async def delete_message(self, namespace: str, message_id: str) -> None:
+        """Delete one message (a 404 when the namespace holds none of that id)."""
+        if not await self._call("delete_message", namespace, message_id):
+            raise ApiError(404, _no_message(namespace, message_id))
+
     async def _call(self, method: str, *args: Any, **options: Any) -> Any:
         """The store's ``method`` in a worker thread (the store opened there if need be)."""
-        from rerank_plus.memory.store import StoreError
+        from rerank_plus.memory.store import (
+            DuplicateMessageIdError,
+            StoreError,
+            UnknownNamespaceError,
+        )
 
         def call() -> Any:
             return getattr(self.store(), method)(*args, **options)
 
         try:
             return await asyncio.to_thread(call)
+        except DuplicateMessageIdError as error:
+            raise ApiError(409, str(error)) from error
+        except UnknownNamespaceError as error:
+            raise ApiError(404, str(error)) from error
         except StoreError as error:
             raise ApiError(503, f"The memory store could not answer: {error}") from error
         except (ValueError, TypeError) as error:  # a bad message or time: the request's
             raise ApiError(422, str(error)) from error
+
+
+def _no_message(namespace: str, message_id: str) -> str:
+    return (
+        f"the namespace {namespace!r} holds no message {message_id!r}; "
+        f"GET /v1/memory/{namespace}/messages lists its messages and their ids."
+    )

@@ -2,24 +2,28 @@
 
 - ``POST /v1/memory/{namespace}/messages``: ``{"messages": [...]}`` appended to the namespace;
   answers ``{"namespace", "ids"}``.
+- ``GET /v1/memory/{namespace}/messages?last=N``: the namespace's messages (the last ``N``);
+  ``GET`` and ``DELETE /v1/memory/{namespace}/messages/{message_id}``: one message, read or
+  deleted (its text is in no later context; the summaries are built again without it).
 - ``POST /v1/memory/{namespace}/context``: ``{"query", "max_tokens", "now", "intent"}``;
   answers the context's ``text``, ``items``, ``intent``, ``tokens``, ``guidance`` and ``trace``.
 
 A namespace may hold "/" (``ana/2024-05``): send it as it is (``/v1/memory/ana/2024-05/context``)
 or encoded (``ana%2F2024-05``); both name the same namespace. Behind the same key, body limit,
-metrics and error shape (``{"message": ...}``) as the rerank endpoints.
+metrics and error shape (``{"message": ...}``) as the rerank endpoints: a taken message id is
+a 409, an unknown namespace or message where one is read or deleted a 404.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Query
 from fastapi import Path as PathParameter
 from fastapi.responses import Response
 
 from rerank_plus.serve.endpoints import json_bytes
-from rerank_plus.serve.memory import CONTEXT_PATH, MESSAGES_PATH, MemoryService
+from rerank_plus.serve.memory import CONTEXT_PATH, MESSAGE_PATH, MESSAGES_PATH, MemoryService
 from rerank_plus.serve.memory_schemas import (
     NAMESPACE_MAX_CHARS,
     NAMESPACE_PATTERN,
@@ -27,12 +31,15 @@ from rerank_plus.serve.memory_schemas import (
     AddMessagesResponse,
     ContextRequest,
     ContextResponse,
+    DeletedMessageResponse,
+    MessagesResponse,
+    StoredMessageBody,
 )
 from rerank_plus.serve.schemas import ErrorBody
 from rerank_plus.serve.settings import ServeSettings
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (400, 401, 404, 413, 422, 503, 504)
+    status: {"model": ErrorBody} for status in (400, 401, 404, 409, 413, 422, 503, 504)
 }
 
 Namespace = Annotated[
@@ -46,12 +53,26 @@ Namespace = Annotated[
 ]
 
 
+MessageId = Annotated[
+    str,
+    PathParameter(
+        min_length=1, description="The message's id, as the add answered it (without '/')."
+    ),
+]
+
+
+def _stored(item: Any) -> dict[str, Any]:
+    from rerank_plus.memory.model.artifact_shape import item_to_dict
+
+    return item_to_dict(item, f"message {item.id!r}", embeddings=False)
+
+
 def _json(payload: Any) -> Response:
     return Response(json_bytes(payload), media_type="application/json")
 
 
 def add_memory_routes(app: FastAPI, memory: MemoryService) -> None:
-    """The two memory endpoints of ``app``, answered by ``memory``."""
+    """The memory endpoints of ``app``, answered by ``memory``."""
 
     @app.post(
         MESSAGES_PATH,
@@ -67,6 +88,44 @@ def add_memory_routes(app: FastAPI, memory: MemoryService) -> None:
         ]
         ids = await memory.add(namespace, messages)
         return _json({"namespace": namespace, "ids": ids})
+
+    @app.get(
+        MESSAGES_PATH,
+        response_model=None,
+        responses={200: {"model": MessagesResponse}, **_ERRORS},
+        tags=["memory"],
+    )
+    async def list_messages(
+        namespace: Namespace,
+        last: Annotated[
+            int | None, Query(ge=0, description="Only the last N messages (default: all).")
+        ] = None,
+    ) -> Response:
+        """The namespace's messages in order (none for an unknown namespace)."""
+        found = await memory.messages(namespace, last)
+        return _json({"namespace": namespace, "messages": [_stored(item) for item in found]})
+
+    @app.get(
+        MESSAGE_PATH,
+        response_model=None,
+        responses={200: {"model": StoredMessageBody}, **_ERRORS},
+        tags=["memory"],
+    )
+    async def get_message(namespace: Namespace, message_id: MessageId) -> Response:
+        """One message by its id; a 404 when the namespace holds no messages or not this one."""
+        return _json(_stored(await memory.message(namespace, message_id)))
+
+    @app.delete(
+        MESSAGE_PATH,
+        response_model=None,
+        responses={200: {"model": DeletedMessageResponse}, **_ERRORS},
+        tags=["memory"],
+    )
+    async def delete_message(namespace: Namespace, message_id: MessageId) -> Response:
+        """Delete one message: its text is in no context from the answer on (the summaries
+        over it are built again without it); a 404 when it is not there."""
+        await memory.delete_message(namespace, message_id)
+        return _json({"namespace": namespace, "id": message_id, "deleted": True})
 
     @app.post(
         CONTEXT_PATH,

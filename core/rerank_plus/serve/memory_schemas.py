@@ -61,6 +61,33 @@ class AddMessagesResponse(BaseModel):
     ids: list[str] = Field(description="The added messages' ids, in order.")
 
 
+class StoredMessageBody(BaseModel):
+    """A stored message as the memory file writes it (embedding left out)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    index: int = Field(description="Its place in the namespace: 0, 1, ... (a delete moves the "
+                       "later ones up).")  # fmt: skip
+    text: str
+    time: str | None = None
+    speaker: str | None = None
+    source: str | None = None
+    tags: list[str] | None = None
+    entities: dict[str, list[str]] | None = None
+
+
+class MessagesResponse(BaseModel):
+    namespace: str
+    messages: list[StoredMessageBody] = Field(description="In order, the oldest first.")
+
+
+class DeletedMessageResponse(BaseModel):
+    namespace: str
+    id: str
+    deleted: bool = Field(description="Always true: a message that is not there is a 404.")
+
+
 class ContextRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 

@@ -44,6 +44,7 @@ from rerank_plus.memory.query.result import QueryAnalysis, check_names, check_no
 from rerank_plus.memory.query.shape import decide_shape
 from rerank_plus.memory.query.specificity import Vocabulary, unspecific_words
 from rerank_plus.memory.query.time_window import TimeWindow, find_window
+from rerank_plus.memory.query.unit_words import without_time_units
 
 #: A word, with the vowel signs \w leaves out ("में" is one stop word, not "म").
 _WORD = re.compile(rf"\w[\w{INNER_MARKS}]*")
@@ -164,6 +165,7 @@ def analyze_query(
     content = _blank(text, cue_spans + time_spans + scope_spans)
     terms = analyzer.analyze(content, language=language).terms
     keywords = tuple(dict.fromkeys(term for term in terms if _is_keyword(term, stops)))
+    keywords = without_time_units(keywords, language)
     targets, leads, entities = _entities(
         text,
         folded,
@@ -205,6 +207,9 @@ def analyze_query(
                 for kind in ("time_questions", "list_questions")
                 for c in found[kind]
                 if c.language == language
+            ],
+            current=[
+                text[c.start : c.end] for c in found["current_questions"] if c.language == language
             ],
         )
     )

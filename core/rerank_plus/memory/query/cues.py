@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from rerank_plus.analysis.script import script_class
+from rerank_plus.memory.query.deferred import DeferredPattern
 from rerank_plus.memory.query.folding import WORD_CHARACTER, fold
 from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
 from rerank_plus.memory.query.lexicon.schema import INTENT_CUES, SHAPE_CUES
@@ -73,8 +74,8 @@ class _Group:
     without which the group is not tried (None: always tried)."""
 
     script: re.Pattern[str] | None
-    merged: re.Pattern[str]
-    languages: tuple[tuple[str, re.Pattern[str]], ...]
+    merged: DeferredPattern
+    languages: tuple[tuple[str, DeferredPattern], ...]
 
 
 @cache
@@ -92,9 +93,9 @@ def _compiled(kind: str) -> tuple[_Group, ...]:
         groups.append(
             _Group(
                 re.compile(script_class(script)) if script else None,
-                re.compile(lexicon_pattern(list(members.values()), of_kind, whole=whole)),
+                DeferredPattern(lexicon_pattern(list(members.values()), of_kind, whole=whole)),
                 tuple(
-                    (code, re.compile(lexicon_pattern([lexicon], of_kind, whole=whole)))
+                    (code, DeferredPattern(lexicon_pattern([lexicon], of_kind, whole=whole)))
                     for code, lexicon in members.items()
                     if of_kind(lexicon)
                 ),
@@ -127,4 +128,6 @@ def _same_span(match: re.Match[str] | None, end: int) -> bool:
 def warm_up() -> None:
     """Compile every pattern now rather than on the first query."""
     for kind in KINDS:
-        _compiled(kind)
+        for group in _compiled(kind):
+            for pattern in (group.merged, *(pattern for _, pattern in group.languages)):
+                pattern.compiled  # noqa: B018  (compiles it)

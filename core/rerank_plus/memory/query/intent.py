@@ -4,7 +4,12 @@ In order, the first rule that applies decides:
 
 1. an entity question with a target ("where do we talk about X", "où parle-t-on de X") ->
    ``entity``;
-2. a recency cue ("what's new", "latest", "dernièrement", "the last meeting") -> ``recent``;
+2. a recency cue ("what's new", "latest", "dernièrement", "the last meeting") -> ``recent``,
+   unless the question also has a time, list or current-state cue and a topic: "which books
+   has Ben read recently?", "quels livres a-t-elle lus récemment ?" ask for particular
+   messages about the books, "Was ist der aktuelle Termin für den Start?" for what holds now
+   of the launch (``aktuell`` is both a recency and a current-state cue): each a ``detail``
+   question, its shape read from those cues, not what is new;
 3. take out the cues, the time expression, scope words ("meeting", "discussion", "team",
    "topics", "decisions", "discussed", "so far" ...), asking words ("can you tell me",
    "please") and stop words, but not the words that point past the memory ("the next
@@ -58,6 +63,9 @@ class IntentEvidence:
     #: The question's time and list cues ("when did", "which places"): it asks for particular
     #: messages, however unspecific its words.
     particular: Sequence[str] = ()
+    #: The question's current-state cues ("now", "aktuell", "where does"): with a topic, it
+    #: asks what holds now of that topic, not what is new.
+    current: Sequence[str] = ()
 
 
 def _quoted(words: Sequence[str]) -> str:
@@ -70,7 +78,8 @@ def decide_intent(evidence: IntentEvidence) -> tuple[str, str]:
         return "entity", (
             f"entity cue {_quoted(evidence.entity_leads)} about {_quoted(evidence.entity_targets)}"
         )
-    if evidence.recency:
+    asks_particular = bool(evidence.particular or evidence.current)
+    if evidence.recency and not (asks_particular and evidence.remainder):
         return "recent", f"recency cue {_quoted(evidence.recency)}"
     if not evidence.remainder:
         if evidence.open_window is not None:

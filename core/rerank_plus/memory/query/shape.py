@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rerank_plus.memory.query.cues import Cue
+from rerank_plus.memory.query.lexicon import LEXICONS
 
 #: The shapes, ``plain`` first (what every question not read as another is).
 SHAPES = ("plain", "time", "list", "current")
@@ -40,12 +41,14 @@ def decide_shape(
     intent: str, found: Mapping[str, Sequence[Cue]], text: str, language: str | None
 ) -> tuple[str, str]:
     """``(shape, reason)`` of a question of ``intent`` in ``language`` whose cues are ``found``
-    (by kind, spans in ``text``); the reason is empty for ``plain``. Where the question's own
-    language has a shape cue, only its cues count: every language's cues are tried on every
-    question, and French "allé" folds to German "alle"."""
+    (by kind, spans in ``text``); the reason is empty for ``plain``. In a language a lexicon
+    reads, only its own cues count: every language's cues are tried on every question, French
+    "allé" folds to German "alle", and "est-ce que Jules aimerait ...?" holds Portuguese
+    "que cidades" ("que" and a word ending in s). A question in another language reads every
+    lexicon's cues."""
     if intent != "detail":
         return "plain", ""
-    own = any(c.language == language for kind in _KINDS for c in found.get(kind, ()))
+    own = language in LEXICONS
     for shape, kind in _RULES:
         cues = [c for c in found.get(kind, ()) if not own or c.language == language]
         if cues:

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -14,6 +14,7 @@ from typing import Any
 
 from rerank_plus.analysis.script import script_class
 from rerank_plus.memory.query.cues import spaced, words_pattern
+from rerank_plus.memory.query.deferred import DeferredPattern
 from rerank_plus.memory.query.folding import WORD_CHARACTER, fold
 from rerank_plus.memory.query.lexicon import LEXICONS, Lexicon
 
@@ -39,8 +40,8 @@ DATED_KINDS = frozenset(
 _DIGIT = re.compile(r"\d")
 
 
-def _alternation(mapping: dict[Any, str] | Any) -> list[tuple[Any, re.Pattern[str]]]:
-    return [(key, re.compile(rf"(?:{fold(words)})$")) for key, words in mapping.items()]
+def _alternation(mapping: dict[Any, str] | Any) -> list[tuple[Any, DeferredPattern]]:
+    return [(key, DeferredPattern(rf"(?:{fold(words)})$")) for key, words in mapping.items()]
 
 
 def _number_pattern(lexicon: Lexicon, group: str = "n", digits: str = r"\d{1,4}") -> str:
@@ -68,12 +69,12 @@ def _expand(template: str, lexicon: Lexicon) -> str:
     )
 
 
-def _word(pattern: str, apart: bool) -> re.Pattern[str]:
+def _word(pattern: str, apart: bool) -> DeferredPattern:
     """``pattern`` as whole words, or, in a language not written ``apart``, not inside a
     number."""
     if apart:
-        return re.compile(rf"(?<!{WORD_CHARACTER})(?:{pattern})(?!{WORD_CHARACTER})")
-    return re.compile(rf"(?<!\d)(?:{pattern})(?!\d)")
+        return DeferredPattern(rf"(?<!{WORD_CHARACTER})(?:{pattern})(?!{WORD_CHARACTER})")
+    return DeferredPattern(rf"(?<!\d)(?:{pattern})(?!\d)")
 
 
 @dataclass(frozen=True)
@@ -86,28 +87,28 @@ class _LanguagePatterns:
     script: re.Pattern[str] | None
     #: Words without which none of the patterns can match: most queries name no time, and one
     #: search for these spares the dozen pattern scans.
-    trigger: re.Pattern[str]
-    patterns: tuple[tuple[str, re.Pattern[str]], ...]
-    units: list[tuple[str, re.Pattern[str]]]
-    periods: list[tuple[str, re.Pattern[str]]]
-    weekdays: list[tuple[int, re.Pattern[str]]]
-    months: list[tuple[int, re.Pattern[str]]]
-    days: list[tuple[int, re.Pattern[str]]]
-    parts: list[tuple[str, re.Pattern[str]]]
+    trigger: DeferredPattern
+    patterns: tuple[tuple[str, DeferredPattern], ...]
+    units: list[tuple[str, DeferredPattern]]
+    periods: list[tuple[str, DeferredPattern]]
+    weekdays: list[tuple[int, DeferredPattern]]
+    months: list[tuple[int, DeferredPattern]]
+    days: list[tuple[int, DeferredPattern]]
+    parts: list[tuple[str, DeferredPattern]]
     numbers: dict[str, int]
     #: What dating a message reads (:mod:`.time_annotations`): the patterns of the kinds it
     #: dates, with the ``[annotation]`` table's times ahead ("tomorrow", "in 3 days"), the
     #: words without which none can match (no month: a month alone is not dated, and "may"
     #: is a common word), and the days ahead.
-    dating: tuple[tuple[str, re.Pattern[str]], ...]
-    dating_trigger: re.Pattern[str]
-    ahead_days: list[tuple[int, re.Pattern[str]]]
+    dating: tuple[tuple[str, DeferredPattern], ...]
+    dating_trigger: DeferredPattern
+    ahead_days: list[tuple[int, DeferredPattern]]
     #: Words that may point either way in running text (never annotated), or None.
     either_way: re.Pattern[str] | None
 
 
 def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
-    def templates(kind: str, items: tuple[str, ...]) -> list[tuple[str, re.Pattern[str]]]:
+    def templates(kind: str, items: tuple[str, ...]) -> list[tuple[str, DeferredPattern]]:
         return [(kind, _word(_expand(template, lexicon), apart)) for template in items]
 
     apart = lexicon.spaced
@@ -169,7 +170,7 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
     return _LanguagePatterns(
         language,
         re.compile(script_class(lexicon.script)) if lexicon.script else None,
-        re.compile(trigger),
+        DeferredPattern(trigger),
         tuple(patterns),
         _alternation(dict(lexicon.units)),
         _alternation(dict(lexicon.periods)),
@@ -179,7 +180,7 @@ def _language_patterns(language: str, lexicon: Lexicon) -> _LanguagePatterns:
         _alternation(dict(lexicon.parts)),
         numbers,
         tuple(dating),
-        re.compile(dating_trigger),
+        DeferredPattern(dating_trigger),
         _alternation(dict(lexicon.days_ahead)),
         either_way,
     )
@@ -242,9 +243,25 @@ def lead_languages(leads: list[str]) -> frozenset[str]:
     )
 
 
-def _lookup(table: list[tuple[Any, re.Pattern[str]]], text: str) -> Any:
+def _lookup(table: list[tuple[Any, DeferredPattern]], text: str) -> Any:
     text = re.sub(r"\s+", " ", text)
     return next(key for key, pattern in table if pattern.match(text))
+
+
+#: A unit in the plural with no count ("in the last months", "ces dernières semaines", "in den
+#: letzten Monaten") reads as a few, as "the past few months" does (the lexicons' "few", "paar",
+#: "几" are 3); read as one, "which books did she finish in the last weeks?" kept one week of a
+#: chat kept over two months.
+FEW = 3
+
+
+def _plural(patterns: _LanguagePatterns, unit: str, text: str) -> bool:
+    """Whether ``text``, a word of ``unit``, is an inflected form: a shorter start of it (three
+    letters at least, so French "h" does not make "heure" plural) is the unit too ("months",
+    "Monaten", "semaines"; French "mois" reads as one)."""
+    pattern = next(found for key, found in patterns.units if key == unit)
+    text = re.sub(r"\s+", " ", text)
+    return any(pattern.match(text[:end]) for end in range(3, len(text)))
 
 
 def _number(patterns: _LanguagePatterns, text: str | None) -> int:
@@ -268,10 +285,13 @@ def _parts(kind: str, match: re.Match[str], patterns: _LanguagePatterns) -> dict
             return None
         return {"year": year, "month": month, "day": day}
     if kind in ("ago", "last_n", "duration", "after_n"):
+        unit = _lookup(patterns.units, groups["unit"])
+        counted = groups.get("n") is not None  # "the last 3 days", not "the last day"
+        few = not counted and _plural(patterns, unit, groups["unit"])
         return {
-            "n": _number(patterns, groups.get("n")),
-            "unit": _lookup(patterns.units, groups["unit"]),
-            "counted": groups.get("n") is not None,  # "the last 3 days", not "the last day"
+            "n": FEW if few else _number(patterns, groups.get("n")),
+            "unit": unit,
+            "counted": counted,
         }
     if kind in ("previous_period", "current_period", "next_period"):
         return {"period": _lookup(patterns.periods, groups["period"])}
@@ -321,8 +341,8 @@ def find_expressions(
                     found.append(
                         Expression(name, match.start(), match.end(), patterns.language, parts)
                     )
-    for kind, pattern in _shared_patterns() if not dating and _DIGIT.search(folded) else ():
-        for match in pattern.finditer(folded):
+    for kind, shared in _shared_patterns() if not dating and _DIGIT.search(folded) else ():
+        for match in shared.finditer(folded):
             found.append(Expression(kind, match.start(), match.end(), None, match.groupdict()))
     return _longest_first(found)
 
@@ -347,5 +367,22 @@ def either_way(folded: str, found: Expression) -> bool:
 
 def warm_up() -> None:
     """Compile every pattern now rather than on the first query."""
-    _all_patterns()
+    for patterns in _all_patterns():
+        tables: tuple[Sequence[tuple[Any, DeferredPattern]], ...] = (
+            patterns.patterns,
+            patterns.dating,
+            patterns.units,
+            patterns.periods,
+            patterns.weekdays,
+            patterns.months,
+            patterns.days,
+            patterns.parts,
+            patterns.ahead_days,
+        )
+        for pattern in (
+            patterns.trigger,
+            patterns.dating_trigger,
+            *(p for t in tables for _, p in t),
+        ):
+            pattern.compiled  # noqa: B018  (compiles it)
     _shared_patterns()

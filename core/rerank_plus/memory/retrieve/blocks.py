@@ -3,10 +3,10 @@ quotes (raw messages), each a list of candidates best first.
 
 Overview comes from the levels above the windows (those right above the picked windows first);
 extracts are the drilled windows, then the best windows found anywhere; quotes are the best
-``lead_quotes`` messages found anywhere (with ``lead_breadth``, the best of as many windows:
-one message per window, for a list spread over the conversation), then the drilled ones,
-then the rest. A raw message
-with fewer than two content terms is a filler and is left out of the quotes; an entity question
+``lead_quotes`` messages found anywhere (more in a chat kept over days: ``QueryPlan.lead_quotes``;
+with ``lead_breadth``, the best of as many windows: one message per window, for a list spread
+over the conversation), then the drilled ones, then the rest. A raw message with fewer than
+two content terms is a filler and is left out of the quotes; an entity question
 keeps the quotes that name its entity and puts the summaries that do first.
 """
 
@@ -37,8 +37,10 @@ def assemble_blocks(
     overview = overview[: policy.overview_items[plan.tier]]
     extracts = merge(drilled.get(1, []), by_level.get(1, []) if depth > 1 else [])
     anywhere = by_level.get(0, [])
-    lead = policy.lead_quotes[plan.tier]
+    lead = plan.lead_quotes
     leads = one_per_window(plan, anywhere, lead) if policy.lead_breadth else anywhere[:lead]
+    if leads:
+        plan.trace.step("lead_quotes", count=lead, ids=[hit.item.id for hit in leads])
     quotes = merge([*leads, *drilled.get(0, [])], anywhere)
     quotes = without_fillers(plan, quotes)
     if plan.intent == "entity" and entities:
@@ -70,11 +72,12 @@ def one_per_window(plan: QueryPlan, hits: Sequence[Hit], count: int) -> list[Hit
 
 def without_fillers(plan: QueryPlan, quotes: list[Hit]) -> list[Hit]:
     """Raw messages with fewer than two content terms ("Yeah.", "Okay, right.") say nothing
-    a quote needs, unless they name an entity of the question."""
+    a quote needs, unless their words name an entity of the question (who said it does not
+    count: asked about Maya, Maya's "Nice!" says nothing of her)."""
     counts, entities = plan.index.content_terms, plan.analysis.entities
     kept, fillers = [], []
     for hit in quotes:
-        if counts.get(hit.item.id, 0) >= 2 or (entities and names_any(hit.item, entities)):
+        if counts.get(hit.item.id, 0) >= 2 or (entities and says_any(hit.item, entities)):
             kept.append(hit)
         else:
             fillers.append(hit)
@@ -90,6 +93,13 @@ def names_any(item: MemoryItem, entities: Sequence[str]) -> bool:
     haystack = " ".join(
         (item.text, item.speaker or "", " ".join(item.tags), " ".join(item.entity_names))
     ).casefold()
+    return any(entity.casefold() in haystack for entity in entities)
+
+
+def says_any(item: MemoryItem, entities: Sequence[str]) -> bool:
+    """Whether the item's own words (its text, tags or entities, not its speaker) name one of
+    ``entities``."""
+    haystack = " ".join((item.text, " ".join(item.tags), " ".join(item.entity_names))).casefold()
     return any(entity.casefold() in haystack for entity in entities)
 
 

@@ -81,7 +81,7 @@ def _picks(
     picks = ranked[:count]
     if start == 1 and policy.grow:
         picks = grown(ranked, policy.grow)[:count]
-    if start == 1 and policy.lead_quotes[plan.tier] and by_level.get(0):
+    if start == 1 and plan.lead_quotes and by_level.get(0):
         picks = _with_lead_window(plan, picks, ranked, by_level[0][0].item.id)
     return picks
 

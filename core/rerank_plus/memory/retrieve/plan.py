@@ -57,6 +57,16 @@ class QueryPlan:
         return list(self.analysis.keywords)
 
     @property
+    def lead_quotes(self) -> int:
+        """How many of the best messages found anywhere lead the quotes: the policy's
+        ``lead_quotes``, and at least its ``lead_quotes_across_days`` where the memory's
+        messages span two days or more (a chat kept over weeks, not one sitting)."""
+        count = self.policy.lead_quotes[self.tier]
+        if len(self.index.message_days) >= 2:
+            count = max(count, self.policy.lead_quotes_across_days[self.tier])
+        return count
+
+    @property
     def readable(self) -> int:
         """What the largest block could read of a level (see ``policy.TOKENS_PER_READ``)."""
         quota = max(self.policy.quotas.values())

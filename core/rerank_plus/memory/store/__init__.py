@@ -15,6 +15,9 @@ How a namespace is kept:
   messages, built by the incremental builder (``MemoryWriter``) in a background thread or on
   ``flush``, under a lease so that no lock is held while a model runs, and stored with a
   compare-and-set (:mod:`~rerank_plus.memory.store.summarizing`).
+- **Deleting one message** (``delete_message``) moves the later ones up a place and drops the
+  snapshot, so the summaries are built again without it and no context shows its text
+  (:mod:`~rerank_plus.memory.store.writing`).
 - **Retrieval** reads the snapshot plus every message (those no summary covers yet too), with
   a retriever kept per hot namespace and brought up to date by one indexed SELECT per call
   (:mod:`~rerank_plus.memory.store.readers`).
@@ -30,13 +33,24 @@ from pathlib import Path
 from typing import Any
 
 from rerank_plus.memory.policy import MemoryProfile
-from rerank_plus.memory.store.errors import StoreError
+from rerank_plus.memory.store.errors import (
+    DuplicateMessageIdError,
+    StoreError,
+    UnknownNamespaceError,
+)
 from rerank_plus.memory.store.opening import SCHEMES, open_database
 from rerank_plus.memory.store.readers import CACHED_ITEMS, CACHED_NAMESPACES
 from rerank_plus.memory.store.sqlite import DEFAULT_TIMEOUT
 from rerank_plus.memory.store.store import MemoryStore
 
-__all__ = ["SCHEMES", "MemoryStore", "StoreError", "open_store"]
+__all__ = [
+    "SCHEMES",
+    "DuplicateMessageIdError",
+    "MemoryStore",
+    "StoreError",
+    "UnknownNamespaceError",
+    "open_store",
+]
 
 
 def open_store(

@@ -7,14 +7,17 @@ take seconds to load per language); the tables it builds from them (postings, BM
 are quick. So the stored value is what the index's analyzer read: each item's language
 detection (with a checksum of the text it was made of: it is only used for that text), and the
 words, base forms and terms of every distinct piece of text (word between spaces) in each
-language. A new process hands them to its analyzer before its first query
+language, the speakers' names included (the index counts a name as a word of its messages;
+detecting and analysing the names was about a quarter of a new process's first query). A new
+process hands them to its analyzer before its first query
 (:meth:`~rerank_plus.analysis.Analyzer.remember`,
 :func:`~rerank_plus.analysis.terms.remember_pieces`): the index is then built by lookups,
 without a tokenizer or lemma table, and is the index built by analysing.
 
 The value is zlib-compressed JSON: the analyzer's settings (what other settings stored is not
-used), the detections by item id, and per language the pieces, each as ``[piece, words, base
-forms, terms]`` with ``0`` for "the same as the one before" (words: the piece alone).
+used), the detections by item id and by speaker (absent in values stored before speakers
+were), and per language the pieces, each as ``[piece, words, base forms, terms]`` with ``0``
+for "the same as the one before" (words: the piece alone).
 """
 
 from __future__ import annotations
@@ -84,9 +87,24 @@ def analyses_blob(index: MemoryIndex) -> bytes:
             read = analyzer.analyze(text, language).pieces
             if len(parts) == len(read):
                 table.update(zip(parts, read, strict=True))
+    speakers: dict[str, list[Any]] = {}
+    for item in index.items:
+        if item.level == 0 and item.speaker and item.speaker not in speakers:
+            found = analyzer.detect(item.speaker)
+            speakers[item.speaker] = [
+                found.language,
+                found.confidence,
+                found.reliable,
+                found.script,
+            ]
+            name = analyzer.analyze(item.speaker)
+            parts = normalize_text(item.speaker).split()
+            if name.language not in analyzer.spacy_pipelines and len(parts) == len(name.pieces):
+                pieces.setdefault(name.language, {}).update(zip(parts, name.pieces, strict=True))
     data = {
         "analyzer": _settings(analyzer),
         "detections": detections,
+        "speakers": speakers,
         "pieces": {
             language: [_packed(piece, words) for piece, words in table.items()]
             for language, table in pieces.items()
@@ -105,6 +123,8 @@ def remember_analyses(analyzer: Analyzer, memory: Memory, blob: bytes) -> int:
         remember_pieces(
             language, analyzer.lemmatize, analyzer.stopwords, dict(map(_unpacked, entries))
         )
+    for speaker, detection in data.get("speakers", {}).items():
+        analyzer.remember(speaker, Detection(*detection))
     stored = data["detections"]
     searched = search_texts(memory)
     count = 0

@@ -57,10 +57,12 @@ class Incoming:
     def given_ids(self) -> list[str]:
         return [item.id for item, given in zip(self.items, self.given, strict=True) if given]
 
-    def placed(self, start: int) -> list[MemoryItem]:
-        """The items as the messages ``start``, ``start + 1``, ... of their namespace."""
+    def placed(self, start: int, removed: int = 0) -> list[MemoryItem]:
+        """The items as the messages ``start``, ``start + 1``, ... of their namespace, from
+        which ``removed`` messages were deleted (a generated id counts every message ever
+        added, so it is never one a message still holds)."""
         return [
-            replace(item, index=start + n, id=item.id if given else f"m{start + n}")
+            replace(item, index=start + n, id=item.id if given else f"m{removed + start + n}")
             for n, (item, given) in enumerate(zip(self.items, self.given, strict=True))
         ]
 

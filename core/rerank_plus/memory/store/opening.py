@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 from rerank_plus.memory.store.database import Database, Transaction
 from rerank_plus.memory.store.errors import StoreError
 from rerank_plus.memory.store.postgres import postgres_database, redacted
-from rerank_plus.memory.store.schema import FORMAT_VERSION, TABLES
+from rerank_plus.memory.store.schema import FORMAT_VERSION, MIGRATIONS, TABLES
 from rerank_plus.memory.store.sqlite import private_database, sqlite_database
 
 #: PostgreSQL's transaction-scoped advisory lock taken while the tables are made (two
@@ -70,21 +70,26 @@ def open_database(url: str, timeout: float) -> Database:
 
 
 def prepare(database: Database) -> None:
-    """Make the tables if absent and record the format; refuse a store of a newer format.
-    A complete store is only read (opening it does not wait for another writer's lock)."""
+    """Make the tables if absent and record the format, migrate a store of an older format;
+    refuse a store of a newer one. A current store is only read (opening it does not wait
+    for another writer's lock)."""
     with database.transaction(write=False) as transaction:
         found = _format(transaction)
-    if found is None:
+    if found is None or _older(found):
         with database.transaction(write=True) as transaction:
             if database.dialect.name == "postgresql":
                 transaction.execute("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))
-            for statement in database.dialect.tables():
-                transaction.execute(statement)
-            transaction.execute(
-                "INSERT INTO store_info (key, value) VALUES ('format', ?) "
-                "ON CONFLICT (key) DO NOTHING",
-                (str(FORMAT_VERSION),),
-            )
+            found = _format(transaction)  # another process may have made or migrated it
+            if found is None:
+                for statement in database.dialect.tables():
+                    transaction.execute(statement)
+                transaction.execute(
+                    "INSERT INTO store_info (key, value) VALUES ('format', ?) "
+                    "ON CONFLICT (key) DO NOTHING",
+                    (str(FORMAT_VERSION),),
+                )
+            elif _older(found):
+                _migrate(transaction, int(found))
             found = _format(transaction)
     if found != str(FORMAT_VERSION):
         newer = found is not None and found.isdigit() and int(found) > FORMAT_VERSION
@@ -97,6 +102,21 @@ def prepare(database: Database) -> None:
                 else "it is not a rerank-plus memory store: point the URL elsewhere."
             )
         )
+
+
+def _older(found: str) -> bool:
+    """Whether ``found`` is a format this version migrates."""
+    return found.isdigit() and int(found) < FORMAT_VERSION and int(found) in MIGRATIONS
+
+
+def _migrate(transaction: Transaction, version: int) -> None:
+    """Bring the store from format ``version`` to the current one, in the open transaction."""
+    for step in range(version, FORMAT_VERSION):
+        for statement in MIGRATIONS[step]:
+            transaction.execute(statement)
+    transaction.execute(
+        "UPDATE store_info SET value = ? WHERE key = 'format'", (str(FORMAT_VERSION),)
+    )
 
 
 def _format(transaction: Transaction) -> str | None:

@@ -5,9 +5,10 @@ and the snapshot's generation) and compares it with what the kept retriever read
 retriever answers as it is; more messages, only those are read and appended; a new snapshot,
 its summaries replace the old ones (a summary equal to the one held keeps its object, so the
 index re-reads only what changed; see :mod:`~rerank_plus.memory.index.updater`). Messages are
-never changed once stored, so the ones held are kept. The memory a retriever reads is the
-stored summaries plus every message, the ones no summary covers yet included: a message is
-retrievable as soon as its ``add`` returned.
+never changed once stored, so the ones held are kept; a message deleted moves the later ones up
+a place and changes the namespace's ``removed`` count: its reader is made again. The memory a
+retriever reads is the stored summaries plus every message, the ones no summary covers yet
+included: a message is retrievable as soon as its ``add`` returned.
 
 The first reader of a snapshot stores the analysed index with it, and later readers in other
 processes start from it (:mod:`~rerank_plus.memory.store.analyses`).
@@ -83,19 +84,20 @@ class Readers:
         key = (name, profile)
         with self._lock:
             reader = self._readers.get(key)
-        if reader is None:
-            reader = self._load(name, profile)
+        while True:
             if reader is None:
-                return None
-        with reader.lock:
-            if not self._refresh(reader):
-                self._drop(key)
-                return None
-            self._keep(key, reader)
-            found = answer(reader.retriever, reader.state)
-            if reader.unanalysed:
-                self._store_analyses(reader)
-            return found
+                reader = self._load(name, profile)
+                if reader is None:
+                    return None
+            with reader.lock:
+                if self._refresh(reader):
+                    self._keep(key, reader)
+                    found = answer(reader.retriever, reader.state)
+                    if reader.unanalysed:
+                        self._store_analyses(reader)
+                    return found
+            self._drop(key)
+            reader = None  # the namespace was deleted, or a message of it: read it again
 
     def _load(self, name: str, profile: Hashable) -> _Reader | None:
         with self.database.transaction(write=False) as transaction:
@@ -113,11 +115,14 @@ class Readers:
         return _Reader(retriever, current, held, summaries, unanalysed)
 
     def _refresh(self, reader: _Reader) -> bool:
-        """Bring the reader's memory to the store's state; False if the namespace is gone
-        (or was deleted and made again: a new reader is needed)."""
+        """Bring the reader's memory to the store's state; False if the namespace is gone,
+        was deleted and made again, or lost a message (a new reader is needed)."""
         with self.database.transaction(write=False) as transaction:
             current = state(transaction, reader.state.name)
-            if current is None or current.id != reader.state.id:
+            if current is None or (current.id, current.removed) != (
+                reader.state.id,
+                reader.state.removed,
+            ):
                 return False
             if current.version == reader.state.version:
                 reader.state = current  # its lease and failure may have changed

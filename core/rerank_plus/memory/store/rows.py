@@ -20,14 +20,15 @@ class NamespaceState:
     covered: int
     generation: int
     dimension: int | None
+    removed: int
     lease_owner: str | None
     lease_until: float | None
     failure: str | None
 
     @property
-    def version(self) -> tuple[int, int, int]:
-        """What a cached reader compares: a new id, message or snapshot changes it."""
-        return (self.id, self.messages, self.generation)
+    def version(self) -> tuple[int, int, int, int]:
+        """What a cached reader compares: a new id, message, snapshot or removal changes it."""
+        return (self.id, self.messages, self.generation, self.removed)
 
     @property
     def pending(self) -> int:
@@ -35,7 +36,9 @@ class NamespaceState:
         return self.messages - self.covered
 
 
-_COLUMNS = "id, name, messages, covered, generation, dimension, lease_owner, lease_until, failure"
+_COLUMNS = (
+    "id, name, messages, covered, generation, dimension, removed, lease_owner, lease_until, failure"
+)
 
 
 def state(transaction: Transaction, name: str, lock: bool = False) -> NamespaceState | None:
@@ -69,6 +72,15 @@ def messages(
             (namespace, start, stop),
         )
     return [message_of(seq, text, embedding) for seq, text, embedding in rows]
+
+
+def message(transaction: Transaction, namespace: int, message_id: str) -> MemoryItem | None:
+    """The namespace's message ``message_id`` (None: it holds none of that id)."""
+    row = transaction.one(
+        "SELECT seq, item, embedding FROM messages WHERE namespace = ? AND id = ?",
+        (namespace, message_id),
+    )
+    return None if row is None else message_of(*row)
 
 
 @dataclass(frozen=True)

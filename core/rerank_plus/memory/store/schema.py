@@ -3,7 +3,9 @@
 ``namespaces``: one row per namespace that holds messages. ``messages`` is how many were
 added (the next one gets that sequence number), ``covered`` how many the stored summaries
 cover, ``generation`` goes up each time the summaries are replaced (what a cached retriever
-or writer compares), ``dimension`` is the length of the namespace's embeddings (NULL: none).
+or writer compares), ``dimension`` is the length of the namespace's embeddings (NULL: none),
+``removed`` how many messages were deleted one by one (the later ones moved up a place, so a
+reader holding the old ones reads them all again; generated ids count them: ``m<seq + removed>``).
 ``lease_owner``/``lease_until`` say which process is summarizing it (see
 :mod:`~rerank_plus.memory.store.summarizing`), ``failure`` the summarizer's last error.
 The id is never reused (``AUTOINCREMENT``, an identity column), so a namespace deleted and
@@ -18,7 +20,8 @@ messages, and the analysed index of the memory they make (what a new process rea
 analysing every item again).
 
 ``store_info``: ``format``, the version of this layout. A store written by a newer version is
-refused with the fix (upgrade rerank-plus); an older one would be migrated here, step by step.
+refused with the fix (upgrade rerank-plus); an older one is migrated on open, step by step
+(:data:`MIGRATIONS`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: The version of the layout above, recorded in ``store_info``.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+
+#: The statements that bring a store of format ``n`` to ``n + 1`` (the same in both dialects).
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: ("ALTER TABLE namespaces ADD COLUMN removed BIGINT NOT NULL DEFAULT 0",),
+}
 
 
 @dataclass(frozen=True)
@@ -62,6 +70,7 @@ class Dialect:
                 covered BIGINT NOT NULL DEFAULT 0,
                 generation BIGINT NOT NULL DEFAULT 0,
                 dimension INTEGER,
+                removed BIGINT NOT NULL DEFAULT 0,
                 lease_owner TEXT,
                 lease_until DOUBLE PRECISION,
                 failure TEXT

@@ -33,10 +33,17 @@ from rerank_plus.memory.retriever import MemoryRetriever
 from rerank_plus.memory.store import writing
 from rerank_plus.memory.store.background import Background
 from rerank_plus.memory.store.database import Database
-from rerank_plus.memory.store.errors import StoreError
+from rerank_plus.memory.store.errors import StoreError, UnknownNamespaceError
 from rerank_plus.memory.store.incoming import check_namespace, embedded, read_messages
 from rerank_plus.memory.store.readers import CACHED_ITEMS, CACHED_NAMESPACES, Readers
-from rerank_plus.memory.store.rows import NamespaceState, behind, messages, snapshot, state
+from rerank_plus.memory.store.rows import (
+    NamespaceState,
+    behind,
+    message,
+    messages,
+    snapshot,
+    state,
+)
 from rerank_plus.memory.store.summarizing import CatchUp
 
 #: Seconds between two looks at a namespace another process is summarizing, in ``flush``.
@@ -139,6 +146,18 @@ class MemoryStore:
         writing.delete(self.database, name)
         self._readers.forget(name)
 
+    def delete_message(self, namespace: str, message_id: str) -> bool:
+        """Remove one message; False when the namespace holds no message of that id, an
+        :class:`UnknownNamespaceError` when it holds no messages. The later messages move up
+        a place (their ids stay) and the summaries are built again without it (in the
+        background, or on :meth:`flush`); until then the namespace reads as its messages
+        alone, so the deleted text is in no context once this returns."""
+        name = check_namespace(namespace)
+        deleted = writing.delete_message(self.database, name, _message_id(message_id))
+        if deleted and self._background is not None:
+            self._background.schedule(name)
+        return deleted
+
     def flush(self, namespace: str | None = None, *, timeout: float | None = None) -> None:
         """Summaries cover every message added before the call, for ``namespace`` (None:
         every namespace) when it returns. Waits for another process summarizing it;
@@ -172,12 +191,32 @@ class MemoryStore:
 
     # -- reading -----------------------------------------------------------------------------
 
-    def messages(self, namespace: str) -> list[MemoryItem]:
-        """The namespace's messages (level 0), in order; [] for an unknown namespace."""
+    def messages(self, namespace: str, *, last: int | None = None) -> list[MemoryItem]:
+        """The namespace's messages (level 0), in order; only the ``last`` ones when given
+        (read by their numbers, not the whole namespace); [] for an unknown namespace."""
         name = check_namespace(namespace)
+        if last is not None and (isinstance(last, bool) or not isinstance(last, int) or last < 0):
+            raise StoreError(f"last must be a non-negative int or None, got {last!r}.")
         with self.database.transaction(write=False) as transaction:
             current = state(transaction, name)
-            return [] if current is None else messages(transaction, current.id)
+            if current is None:
+                return []
+            start = 0 if last is None else max(0, current.messages - last)
+            return messages(transaction, current.id, start, current.messages)
+
+    def message(self, namespace: str, message_id: str) -> MemoryItem | None:
+        """The namespace's message ``message_id`` (one indexed read); None when the namespace
+        holds no message of that id, an :class:`UnknownNamespaceError` when it holds none."""
+        name = check_namespace(namespace)
+        wanted = _message_id(message_id)
+        with self.database.transaction(write=False) as transaction:
+            current = state(transaction, name)
+            if current is None or current.messages == 0:
+                raise UnknownNamespaceError(
+                    f"the namespace {name!r} holds no messages; check its name "
+                    "(store.namespaces() lists them)."
+                )
+            return message(transaction, current.id, wanted)
 
     def memory(self, namespace: str) -> Memory:
         """The namespace's memory, its summaries brought up to date first (a new, validated
@@ -212,16 +251,18 @@ class MemoryStore:
         now: datetime | str | float | None = None,
         intent: str | None = None,
         profile: MemoryProfile | Mapping[str, Any] | str | Path | None = None,
+        shape: str | None = None,
     ) -> MemoryContext:
         """The context for ``query`` from the namespace's memory, exactly as
         :meth:`MemoryRetriever.retrieve` gives it for the same memory (the stored summaries
-        and every message); its trace's ``store`` step says how many messages no summary
-        covers yet, and why when the summarizer failed."""
+        and every message), ``intent`` and ``shape`` as it takes them; its trace's ``store``
+        step says how many messages no summary covers yet, and why when the summarizer
+        failed."""
         name = check_namespace(namespace)
         key = self._profile_key(profile)
 
         def answer(retriever: MemoryRetriever, current: NamespaceState) -> MemoryContext:
-            context = retriever.retrieve(query, max_tokens, intent, now)
+            context = retriever.retrieve(query, max_tokens, intent, now, shape=shape)
             context.trace.step(
                 "store",
                 namespace=name,
@@ -235,7 +276,7 @@ class MemoryStore:
         found = self._readers.use(name, key, answer)
         if isinstance(found, MemoryContext):
             return found
-        return self._retriever(Memory(), key).retrieve(query, max_tokens, intent, now)
+        return self._retriever(Memory(), key).retrieve(query, max_tokens, intent, now, shape=shape)
 
     async def aretrieve(
         self,
@@ -246,10 +287,18 @@ class MemoryStore:
         now: datetime | str | float | None = None,
         intent: str | None = None,
         profile: MemoryProfile | Mapping[str, Any] | str | Path | None = None,
+        shape: str | None = None,
     ) -> MemoryContext:
         """:meth:`retrieve` in a worker thread (embedding and reranking block)."""
         return await asyncio.to_thread(
-            self.retrieve, namespace, query, max_tokens, now=now, intent=intent, profile=profile
+            self.retrieve,
+            namespace,
+            query,
+            max_tokens,
+            now=now,
+            intent=intent,
+            profile=profile,
+            shape=shape,
         )
 
     # -- lifetime ----------------------------------------------------------------------------
@@ -270,3 +319,9 @@ class MemoryStore:
 
     def __repr__(self) -> str:
         return f"MemoryStore({self.database.dialect.name}, embedder={self.embedder!r})"
+
+
+def _message_id(message_id: Any) -> str:
+    if not isinstance(message_id, str) or not message_id:
+        raise StoreError(f"a message id is a non-empty str (e.g. 'm0'), got {message_id!r}.")
+    return message_id

@@ -1,16 +1,19 @@
 """The transactions that change what a namespace holds: append messages, import a memory,
-delete everything of it. Each is one short transaction with the namespace's row locked (on
-SQLite: the file's write lock), so concurrent adds to one namespace get consecutive, distinct
-sequence numbers and an add is stored whole or not at all."""
+delete one message, delete everything of it. Each is one short transaction with the
+namespace's row locked (on SQLite: the file's write lock), so concurrent adds to one namespace
+get consecutive, distinct sequence numbers and an add is stored whole or not at all."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rerank_plus.memory.errors import MemoryFormatError
 from rerank_plus.memory.model.memory import Memory
 from rerank_plus.memory.store.database import Database, Transaction
-from rerank_plus.memory.store.errors import StoreError
+from rerank_plus.memory.store.errors import (
+    DuplicateMessageIdError,
+    StoreError,
+    UnknownNamespaceError,
+)
 from rerank_plus.memory.store.incoming import Incoming, dimension_of
 from rerank_plus.memory.store.records import message_row, summaries_blob
 from rerank_plus.memory.store.rows import NamespaceState, state
@@ -53,7 +56,7 @@ def _check_new_ids(transaction: Transaction, current: NamespaceState, ids: Seque
             (current.id, *chunk),
         )
         if taken is not None:
-            raise MemoryFormatError(
+            raise DuplicateMessageIdError(
                 f"the message id {taken[0]!r} is already in the namespace {current.name!r}; "
                 "give the message its own id (or none: one is generated). Nothing was added."
             )
@@ -67,7 +70,7 @@ def append(database: Database, name: str, incoming: Incoming) -> list[str]:
     with database.transaction(write=True) as transaction:
         current = _locked(transaction, name)
         _check_dimension(current, dimension)
-        items = incoming.placed(current.messages)
+        items = incoming.placed(current.messages, current.removed)
         _check_new_ids(transaction, current, [item.id for item in items])
         transaction.execute_many(
             _INSERT, [(current.id, item.index, *message_row(item)) for item in items]
@@ -124,3 +127,42 @@ def delete(database: Database, name: str) -> None:
         transaction.execute("DELETE FROM messages WHERE namespace = ?", (current.id,))
         transaction.execute("DELETE FROM snapshots WHERE namespace = ?", (current.id,))
         transaction.execute("DELETE FROM namespaces WHERE id = ?", (current.id,))
+
+
+def delete_message(database: Database, name: str, message_id: str) -> bool:
+    """Remove one message (False: the namespace holds no message of that id); the later
+    messages move up a place, and the summaries are dropped, to be built again without it
+    (until then the namespace reads as its messages alone, so the deleted text is in no
+    context from the moment this returns). A summarizer at work on the old messages fails
+    its compare-and-set and stores nothing."""
+    with database.transaction(write=True) as transaction:
+        current = state(transaction, name, lock=True)
+        if current is None or current.messages == 0:
+            raise UnknownNamespaceError(
+                f"the namespace {name!r} holds no messages; check its name (store.namespaces() "
+                "lists them)."
+            )
+        row = transaction.one(
+            "SELECT seq FROM messages WHERE namespace = ? AND id = ?", (current.id, message_id)
+        )
+        if row is None:
+            return False
+        seq = int(row[0])
+        transaction.execute(
+            "DELETE FROM messages WHERE namespace = ? AND seq = ?", (current.id, seq)
+        )
+        # two steps, through negative numbers: (namespace, seq) stays unique after each row
+        transaction.execute(
+            "UPDATE messages SET seq = -seq WHERE namespace = ? AND seq > ?", (current.id, seq)
+        )
+        transaction.execute(
+            "UPDATE messages SET seq = -seq - 1 WHERE namespace = ? AND seq < 0", (current.id,)
+        )
+        transaction.execute("DELETE FROM snapshots WHERE namespace = ?", (current.id,))
+        transaction.execute(
+            "UPDATE namespaces SET messages = messages - 1, removed = removed + 1, covered = 0, "
+            "generation = generation + 1, lease_owner = NULL, lease_until = NULL, failure = NULL "
+            "WHERE id = ?",
+            (current.id,),
+        )
+    return True
