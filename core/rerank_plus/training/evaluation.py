@@ -10,7 +10,7 @@ evaluation's paired t-test over the per-query nDCG@10.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -38,10 +38,14 @@ class HeldOut:
 
 @dataclass(frozen=True, slots=True)
 class EvaluationRow:
+    """A model's mean metrics, its p-values, and its nDCG@10 per held-out query id (to pool
+    several evaluations, e.g. cross-validation folds, into one paired test)."""
+
     name: str
     metrics: dict[str, float]
     p_vs_base: float | None
     p_vs_bm25: float | None
+    ndcg_per_query: dict[str, float] = field(default_factory=dict)
 
 
 def held_out(data: TrainingData) -> HeldOut:
@@ -128,7 +132,8 @@ def compare(
         means = {m: float(np.mean([run[q][m] for q in ids])) for m in TABLE_METRICS}
         p_base = paired_p_value(ndcg(name), ndcg(base)) if base in runs and name != base else None
         p_bm25 = paired_p_value(ndcg(name), ndcg(bm25)) if bm25 in runs and name != bm25 else None
-        rows.append(EvaluationRow(name, means, p_base, p_bm25))
+        per_id = {q: run[q]["nDCG@10"] for q in ids}
+        rows.append(EvaluationRow(name, means, p_base, p_bm25, per_id))
     return rows
 
 

