@@ -5,7 +5,8 @@ first gold window, one hard negative mined by the fusion of BM25 and the base mo
 checkpoint chosen on held-out train questions, then the test meetings' specific questions
 rank their meeting's ~150-word windows: nDCG@10 of the fine-tuned model against the base
 model, BM25 and their fusions, with the paired t-test. ``throughput``: training rows
-(query, positive, negative) per second at each max length, over a few steps.
+(query, positive, negative) per second and the process's peak memory at each max length,
+over a few steps.
 
 Run (CPU, one thread, niced), from the repository root:
 ``nice -n 10 python benchmarks/finetune.py qmsum --output minilm-qmsum``
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import tempfile
 import time
 from dataclasses import replace
@@ -100,7 +102,8 @@ def throughput(args: argparse.Namespace) -> None:
     sample = data.with_examples(data.examples[:rows])
     sample, _ = mine_negatives(sample, MiningSettings("bm25", negatives=1), "")
     held = held_out(data.with_examples(data.examples[-2:]))  # one small validation at the end
-    for length in (int(v) for v in args.max_lengths.split(",")):
+    # Ascending, so the process's peak resident memory after each run is that length's peak.
+    for length in sorted(int(v) for v in args.max_lengths.split(",")):
         settings = TrainingSettings(
             max_steps=args.steps,
             max_length=length,
@@ -113,9 +116,11 @@ def throughput(args: argparse.Namespace) -> None:
         with tempfile.TemporaryDirectory() as folder:
             report = train_bi_encoder(_minilm(), sample, held, settings, Path(folder))
         seconds = report["train seconds"]
+        peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
         print(
             f"max_length {length}: {rows} rows in {seconds:.1f} s = {rows / seconds:.2f} rows/s "
-            "(query, positive, negative; validation of 2 queries included)"
+            f"(query, positive, negative; validation of 2 queries included); "
+            f"peak memory {peak_mib:,.0f} MiB"
         )
 
 
