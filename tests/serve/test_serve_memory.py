@@ -321,3 +321,13 @@ def test_a_memory_embedder_without_a_store_is_refused(capsys) -> None:
 
     assert main(["serve", "--memory-embedder", "minilm"]) == 2
     assert "--memory-embedder needs --memory URL" in capsys.readouterr().err
+
+
+def test_a_wrong_method_names_every_method_the_path_takes(client: TestClient) -> None:
+    messages = client.put("/v1/memory/ana/messages", json={})
+    assert messages.status_code == 405
+    assert {"GET", "POST"} <= set(messages.headers["allow"].split(", "))
+    one = client.post("/v1/memory/ana/messages/m0", json={})
+    assert one.status_code == 405
+    assert {"GET", "DELETE"} <= set(one.headers["allow"].split(", "))
+    assert "POST" not in one.headers["allow"]

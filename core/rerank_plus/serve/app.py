@@ -19,6 +19,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from rerank_plus.reranker import Reranker
 from rerank_plus.serve.endpoints import RerankEndpoints
@@ -125,7 +126,10 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
         # Keep the exception's headers: a 405 must say which methods are allowed (RFC 9110).
-        return _error(error.status_code, str(error.detail), **(error.headers or {}))
+        headers = dict(error.headers or {})
+        if error.status_code == 405:
+            headers["Allow"] = ", ".join(_allowed_methods(request))
+        return _error(error.status_code, str(error.detail), **headers)
 
     handlers = rerank_handlers(service)
     add_routes(app, handlers, service, metrics=metrics, workers=workers)
@@ -148,3 +152,14 @@ def create_app(
         max_bytes=settings.max_body_bytes,
     )
     return app
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method of every route on the request's path: Starlette's 405 names only the first
+    route's, where a path such as a namespace's messages has a GET route and a POST route."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return sorted(methods)
