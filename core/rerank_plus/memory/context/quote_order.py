@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date
 
-from rerank_plus.memory.context.render import QuoteOrder, stretches_best_first
+from rerank_plus.memory.context.render import QuoteOrder, runs_of, stretches_best_first
 from rerank_plus.memory.context.state import Placed
 from rerank_plus.memory.model.items import MemoryItem
 
@@ -30,18 +30,6 @@ Follows = Callable[[MemoryItem, MemoryItem], bool]
 #: the contexts holding two statements or more showed them newest first in 19 of 19 at 700 and
 #: at 2,000 tokens with a share of 0.3 or 0.5, in 16 of 19 with 0.7; best first, in 1 and 2.
 ABOUT_THE_SUBJECT = 0.5
-
-
-def runs_of(members: Sequence[Placed], follows: Follows) -> list[list[Placed]]:
-    """``members`` cut into runs (``follows``: whether a message continues the run another
-    ends), in their order."""
-    runs: list[list[Placed]] = []
-    for entry in members:
-        if runs and follows(runs[-1][-1].hit.item, entry.hit.item):
-            runs[-1].append(entry)
-        else:
-            runs.append([entry])
-    return runs
 
 
 def _best(run: Sequence[Placed]) -> float:
