@@ -85,6 +85,28 @@ def test_the_answer_is_what_the_store_gives_in_process(client: TestClient, tmp_p
     assert [item["memory_id"] for item in over_http["items"]] == [e.id for e in direct.items]
 
 
+def test_a_forced_shape_reaches_the_policy_as_in_process(client: TestClient, tmp_path) -> None:
+    add(client, "ana", CHAT)
+    question = {"query": "Ana's new job", "max_tokens": 200, "intent": "detail",
+                "shape": "list", "now": "2024-05-10T12:00:00Z"}  # fmt: skip
+    with open_store(url(tmp_path), background=False) as store:
+        store.flush("ana")
+        over_http = context(client, "ana", **question).json()
+        direct = store.retrieve("ana", question.pop("query"), **question)
+    assert over_http["text"] == direct.text
+    steps = {step["step"]: step for step in over_http["trace"]["steps"]}
+    assert steps["shape"]["shape"] == "list"
+
+
+def test_the_schema_names_every_shape_the_policy_knows() -> None:
+    from typing import get_args
+
+    from rerank_plus.memory.query import SHAPES
+    from rerank_plus.serve.memory_schemas import Shape
+
+    assert set(get_args(Shape)) == set(SHAPES)
+
+
 @pytest.mark.parametrize("spelling", ["ana/2024-05", "ana%2F2024-05"])
 def test_a_namespace_with_a_slash_is_one_namespace_either_way(client, spelling) -> None:
     assert add(client, spelling, CHAT[:1]).json()["namespace"] == "ana/2024-05"
@@ -135,6 +157,7 @@ def test_the_memory_endpoints_need_the_key(client: TestClient) -> None:
         ("ana/context", {"query": "   "}, 400, r"query is empty"),
         ("ana/context", {"query": "hi", "now": "yesterday"}, 422, r"now: 'yesterday' is not"),
         ("ana/context", {"query": "hi", "intent": "gossip"}, 422, r"intent: Input should be"),
+        ("ana/context", {"query": "hi", "shape": "tree"}, 422, r"shape: Input should be"),
         ("ana/context", {"query": "hi", "max_tokens": 0}, 422, r"max_tokens: Input should be"),
         (f"{'n' * 513}/context", {"query": "hi"}, 422, r"namespace: String should have at most"),
         ("/context", {"query": "hi"}, 422, r"namespace: String should have at least 1"),

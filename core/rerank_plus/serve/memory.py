@@ -121,7 +121,8 @@ class MemoryService:
         return await self._call("add", namespace, messages)
 
     async def context(self, namespace: str, query: str, **options: Any) -> Any:
-        """The namespace's context for ``query`` (``max_tokens``, ``now``, ``intent``)."""
+        """The namespace's context for ``query`` (``max_tokens``, ``now``, ``intent``,
+        ``shape``)."""
         self.check_query(query)
         call = self._call("retrieve", namespace, query, **options)
         try:

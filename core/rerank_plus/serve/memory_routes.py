@@ -5,7 +5,8 @@
 - ``GET /v1/memory/{namespace}/messages?last=N``: the namespace's messages (the last ``N``);
   ``GET`` and ``DELETE /v1/memory/{namespace}/messages/{message_id}``: one message, read or
   deleted (its text is in no later context; the summaries are built again without it).
-- ``POST /v1/memory/{namespace}/context``: ``{"query", "max_tokens", "now", "intent"}``;
+- ``POST /v1/memory/{namespace}/context``: ``{"query", "max_tokens", "now", "intent",
+  "shape"}``;
   answers the context's ``text``, ``items``, ``intent``, ``tokens``, ``guidance`` and ``trace``.
 
 A namespace may hold "/" (``ana/2024-05``): send it as it is (``/v1/memory/ana/2024-05/context``)
@@ -139,7 +140,12 @@ def add_memory_routes(app: FastAPI, memory: MemoryService) -> None:
         from rerank_plus.memory.context.payload import context_payload
 
         context = await memory.context(
-            namespace, body.query, max_tokens=body.max_tokens, now=body.now, intent=body.intent
+            namespace,
+            body.query,
+            max_tokens=body.max_tokens,
+            now=body.now,
+            intent=body.intent,
+            shape=body.shape,
         )
         return _json(context_payload(context))
 

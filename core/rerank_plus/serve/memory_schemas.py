@@ -20,6 +20,8 @@ NAMESPACE_MAX_CHARS = 512
 NAMESPACE_PATTERN = r"^[^\x00]+$"
 
 Intent = Literal["synthesis", "detail", "recent", "entity"]
+#: ``rerank_plus.memory.query.SHAPES``, spelt out for the schema (a test keeps them equal).
+Shape = Literal["plain", "time", "list", "current"]
 Name = Annotated[str, Field(min_length=1)]
 
 
@@ -99,6 +101,9 @@ class ContextRequest(BaseModel):
         json_schema_extra={"format": "date-time"},
     )
     intent: Intent | None = Field(None, description="Force an intent; default: read it.")
+    shape: Shape | None = Field(
+        None, description="Force a precise question's shape; default: read it."
+    )
 
 
 class ContextItemBody(BaseModel):
