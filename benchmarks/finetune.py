@@ -4,7 +4,9 @@
 first gold window, one hard negative mined by the fusion of BM25 and the base model), the
 checkpoint chosen on held-out train questions, then the test meetings' specific questions
 rank their meeting's ~150-word windows: nDCG@10 of the fine-tuned model against the base
-model, BM25 and their fusions, with the paired t-test. ``throughput``: training rows
+model, BM25 and their fusions, with the paired t-test (``--base`` starts from another model,
+e.g. an earlier run's; ``--window-words`` cuts the training meetings into passages of that
+many words, the test windows keeping 150). ``throughput``: training rows
 (query, positive, negative) per second and the process's peak memory at each max length,
 over a few steps.
 
@@ -59,7 +61,7 @@ def qmsum(args: argparse.Namespace) -> None:
     from rerank_plus.training.model_card import mining_totals
 
     start = time.perf_counter()
-    train, test = read_meetings(args.data / "train"), _test(args)
+    train, test = read_meetings(args.data / "train", args.window_words), _test(args)
     settings = TrainingSettings(
         kind=args.kind,
         loss=args.loss,
@@ -77,7 +79,7 @@ def qmsum(args: argparse.Namespace) -> None:
     mining = MiningSettings(miner=args.miner, negatives=args.negatives, margin=args.margin)
     result = finetune(
         train,
-        _minilm(),
+        args.base or _minilm(),
         args.output,
         settings=settings,
         mining=mining,
@@ -145,6 +147,10 @@ def main() -> None:
     parser.add_argument("mode", choices=("qmsum", "throughput", "evaluate"))
     parser.add_argument("--data", type=Path, default=QMSUM)
     parser.add_argument("--output", type=Path, default=Path(tempfile.gettempdir()) / "ft-qmsum")
+    parser.add_argument("--base", help="model to start from (default: all-MiniLM-L6-v2)")
+    parser.add_argument(
+        "--window-words", type=int, default=150, help="training passages' words (test: 150)"
+    )
     parser.add_argument("--kind", default="bi-encoder", choices=("bi-encoder", "cross-encoder"))
     parser.add_argument("--loss", help="mnrl, cached-mnrl (bi-encoder); bce, listwise")
     parser.add_argument("--epochs", type=float, default=1.0)
