@@ -73,29 +73,23 @@ def test_messages_in_and_the_context_out(client: TestClient) -> None:
     assert steps["store"]["namespace"] == "ana" and steps["store"]["messages"] == 3
 
 
-def test_the_answer_is_what_the_store_gives_in_process(client: TestClient, tmp_path) -> None:
+@pytest.mark.parametrize(
+    "forced",
+    [{"query": "which places did Ana visit?"}, {"query": "Ana's new job", "shape": "list"}],
+    ids=["intent", "intent and shape"],
+)
+def test_the_answer_is_what_the_store_gives_in_process(client, tmp_path, forced) -> None:
     add(client, "ana", CHAT)
-    question = {"query": "which places did Ana visit?", "max_tokens": 200, "intent": "detail",
-                "now": "2024-05-10T12:00:00Z"}  # fmt: skip
+    question = {"max_tokens": 200, "intent": "detail", "now": "2024-05-10T12:00:00Z", **forced}
     with open_store(url(tmp_path), background=False) as store:
         store.flush("ana")  # the summaries in place, as the server's background thread does
         over_http = context(client, "ana", **question).json()
         direct = store.retrieve("ana", question.pop("query"), **question)
     assert over_http["text"] == direct.text and over_http["intent"] == "detail"
     assert [item["memory_id"] for item in over_http["items"]] == [e.id for e in direct.items]
-
-
-def test_a_forced_shape_reaches_the_policy_as_in_process(client: TestClient, tmp_path) -> None:
-    add(client, "ana", CHAT)
-    question = {"query": "Ana's new job", "max_tokens": 200, "intent": "detail",
-                "shape": "list", "now": "2024-05-10T12:00:00Z"}  # fmt: skip
-    with open_store(url(tmp_path), background=False) as store:
-        store.flush("ana")
-        over_http = context(client, "ana", **question).json()
-        direct = store.retrieve("ana", question.pop("query"), **question)
-    assert over_http["text"] == direct.text
-    steps = {step["step"]: step for step in over_http["trace"]["steps"]}
-    assert steps["shape"]["shape"] == "list"
+    if "shape" in forced:
+        steps = {step["step"]: step for step in over_http["trace"]["steps"]}
+        assert steps["shape"]["shape"] == forced["shape"]
 
 
 def test_the_schema_names_every_shape_the_policy_knows() -> None:
